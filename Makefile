@@ -1,0 +1,123 @@
+# pmuprof top-level Makefile.
+#
+#   make            module + pmuctl + pmuconv
+#   make deps       install build/test dependencies (apt-get), fetch guest kernel
+#   make check      deps + build + unit tests + VM tests; ends "N passed, N failed"
+#   make demo       deps + build + profile the demo workload in a VM -> out/demo/
+#   make vm-test T=NAME   one VM scenario;  make vm-shell   interactive guest
+#   make bench      benchmarks -> out/bench/;  make soak   long reliability runs
+#   make install / uninstall  (PREFIX, DESTDIR)
+#
+# Components add themselves through build.mk fragments (one per directory,
+# owned by that component): they append to BINS, GUEST_BINS, UNIT_TESTS and
+# define the rules for what they add. Conventions for fragments:
+#   - host binaries go to $(BUILD)/bin/, static guest binaries to $(BUILD)/guest/
+#   - a unit test is a Check program $(BUILD)/tests/unit/test_NAME, appended to
+#     UNIT_TESTS; tests/run-all.sh runs each one and reads Check's summary line
+#   - objects go under $(BUILD)/obj/<source path>.o (pattern rules below)
+
+BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+KVER := $(shell sh scripts/kver.sh 2>/dev/null)
+ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
+KDIR ?= /lib/modules/$(shell uname -r)/build
+else
+KDIR ?= /usr/src/linux-headers-$(KVER)
+endif
+
+CC ?= gcc
+WARN := -Wall -Wextra -Werror
+CPPFLAGS_COMMON := -I$(CURDIR)/include -I$(CURDIR)/kernel/include -I$(CURDIR) -D_GNU_SOURCE
+CFLAGS ?= -O2 -g
+USER_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 $(CPPFLAGS_COMMON)
+# Sanitizer builds: make SAN=1 (used by the fuzz/replay tests)
+ifeq ($(SAN),1)
+USER_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS_SAN := -fsanitize=address,undefined
+endif
+
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+
+BINS :=
+GUEST_BINS :=
+UNIT_TESTS :=
+MAN_PAGES :=
+
+.PHONY: all module userspace deps check unit vm-tests demo vm-test vm-shell \
+	bench soak install uninstall clean format format-check
+
+all: module userspace
+
+# Pattern rule for every userspace/host object.
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$(dir $<))) -MMD -MP -c $< -o $@
+
+# Static guest objects (same sources, built for static linking).
+$(BUILD)/gobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+
+include $(sort $(wildcard */build.mk */*/build.mk tests/unit/*.mk))
+-include $(shell find $(BUILD)/obj $(BUILD)/gobj -name '*.d' 2>/dev/null)
+
+userspace: $(BINS)
+guest-bins: $(GUEST_BINS)
+
+module:
+	@if [ ! -d "$(KDIR)" ]; then \
+		echo "module: kernel headers not found at KDIR=$(KDIR); run 'make deps' or pass KDIR=" >&2; exit 1; fi
+	@mkdir -p $(BUILD)
+	@$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel modules > $(BUILD)/module-build.log 2>&1; rc=$$?; \
+		cat $(BUILD)/module-build.log; test $$rc -eq 0
+	@if grep -q "warning:" $(BUILD)/module-build.log; then \
+		echo "module: the module build printed warnings (see above); they are errors here" >&2; exit 1; fi
+
+deps:
+	@sh scripts/deps.sh
+
+unit: $(UNIT_TESTS)
+
+check: deps
+	@$(MAKE) --no-print-directory all guest-bins unit
+	@sh tests/run-all.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all guest-bins
+	@sh tests/vm/demo.sh
+
+vm-test: all guest-bins
+	@sh tests/vm/run.sh $(T)
+
+vm-shell: all guest-bins
+	@sh tests/vm/run.sh --shell
+
+bench: all guest-bins
+	@sh bench/run.sh $(if $(QUICK),--quick)
+
+soak: all guest-bins
+	@sh tests/soak.sh
+
+format:
+	@find include kernel lib userspace host tests bench -name '*.[ch]' | xargs clang-format -i
+
+format-check:
+	@find include kernel lib userspace host tests bench -name '*.[ch]' | xargs clang-format --dry-run --Werror
+
+install: userspace
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	$(if $(MAN_PAGES),install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	sh scripts/dkms-install.sh install "$(DESTDIR)"
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(BINS)))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(MAN_PAGES)))
+	sh scripts/dkms-install.sh uninstall "$(DESTDIR)"
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/gobj $(BUILD)/bin $(BUILD)/guest $(BUILD)/tests $(BUILD)/vm
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean >/dev/null 2>&1

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Types for the portable kernel-side code (kernel/pmu, kernel/nmi).
+ * In the Linux module they come from <linux/types.h>; on the host (unit
+ * tests, another kernel) from <stdint.h>. Nothing else may differ.
+ */
+#ifndef PMUPROF_TYPES_H
+#define PMUPROF_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/compiler.h>
+#else
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <errno.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+#ifndef READ_ONCE
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#endif
+#endif
+
+#define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* PMUPROF_TYPES_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel/pmu: the Intel architectural PMU, programmed directly.
+ * Portable: talks to hardware only through pmuprof/platform.h.
+ * Register layouts: pmuprof/x86_pmu_regs.h (the one header of SDM facts).
+ *
+ * Life cycle (Linux glue shown on the right):
+ *   pmu__probe(&caps)                         module load, once
+ *   pmu__plan(&caps, cfg, &plan, &why)        CONFIGURE ioctl (pure, no MSRs)
+ *   pmu__reserve(&plan)                       START, before any MSR write
+ *   pmu__cpu_start(&pcpu, &plan)              START, on each CPU (IPI)
+ *   pmu__handle_nmi(&pcpu, emit, ctx)         NMI handler          [NMI]
+ *   pmu__cpu_stop(&pcpu)                      STOP, on each CPU (IPI)
+ *   pmu__release(&plan)                       STOP, after all CPUs stopped
+ */
+#ifndef PMUPROF_PMU_H
+#define PMUPROF_PMU_H
+
+#include "pmuprof/types.h"
+#include "../../include/uapi/pmuprof.h"
+
+struct pmu_caps {
+	u32 status;	      /* enum pmuprof_pmu_status */
+	u32 version;	      /* CPUID.0AH:EAX[7:0]; 0 = no architectural PMU */
+	u32 nr_gp, gp_width;
+	u32 nr_fixed, fixed_width;
+	u32 arch_events;      /* 1 = available, enum pmuprof_arch_event bits */
+	u32 arch_events_len;
+	u32 fixed_mask;	      /* CPUID.0AH:ECX fixed-counter bitmap (v5+), else derived */
+	u64 perf_capabilities;
+	bool full_width;      /* PERF_CAPABILITIES.FW_WRITE: use IA32_A_PMCx */
+	bool hypervisor;
+	u32 vendor;	      /* enum pmuprof_cpu_vendor */
+	u32 family, model, stepping;
+	char vendor_string[16];
+	u32 pebs_format;      /* PERF_CAPABILITIES[11:8], if PEBS present */
+	bool pebs;
+};
+
+enum pmu_counter_kind {
+	PMU_CTR_GP = 0,
+	PMU_CTR_FIXED = 1,
+};
+
+struct pmu_assign {
+	u8 kind;	/* enum pmu_counter_kind */
+	u8 idx;		/* counter number within its kind */
+	u16 event;	/* index into pmuprof_config.events */
+	u64 evtsel;	/* GP: IA32_PERFEVTSELx value incl. INT and EN */
+	u64 fixed_bits;	/* FIXED: this counter's nibble in FIXED_CTR_CTRL, shifted */
+	u64 period;	/* initial period (events); freq mode: first guess */
+	u64 freq_hz;	/* 0 = fixed period */
+};
+
+struct pmu_plan {
+	u32 nr;		/* assignments (PMU-source events only) */
+	struct pmu_assign a[PMUPROF_MAX_EVENTS];
+	u64 global_ctrl;	 /* IA32_PERF_GLOBAL_CTRL value enabling ours (v2+) */
+	u64 fixed_ctrl;		 /* IA32_FIXED_CTR_CTRL value for ours */
+	u32 version;		 /* caps->version, for v1 vs v2+ enabling */
+	u32 gp_width, fixed_width;
+	bool full_width;
+};
+
+/* Per-CPU state; lives inside the NMI handler's per-CPU struct. */
+struct pmu_cpu {
+	const struct pmu_plan *plan;
+	u64 period[PMUPROF_MAX_EVENTS];	 /* current period per assignment */
+	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
+	u32 saved_lvtpc;
+	bool running;
+	u64 loops_capped;	/* overflow loop hit PMU_MAX_OVF_LOOPS */
+};
+
+/* Read CPUID.0AH & co. Always succeeds; caps->status says if usable. */
+void pmu__probe(struct pmu_caps *caps);
+/* One line "pmu: version=%u gp=%ux%u fixed=%ux%u ..." into buf. */
+int pmu__describe(const struct pmu_caps *caps, char *buf, size_t len);
+
+/*
+ * Validate the PMU-source events of cfg and assign counters. Pure: no MSR
+ * access. Returns 0, or a negative errno with *why set to a static message:
+ *  -ENODEV  no usable PMU / event not available per CPUID / PEBS unsupported
+ *  -EINVAL  reserved bits, INT/EN/PC set, ANY on v3-less PMU, period < min
+ *  -ENOSPC  more PMU events than counters (GP and fixed)
+ */
+int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg,
+	      struct pmu_plan *plan, const char **why);
+
+/* Take every counter and event-select the plan uses through the platform's
+ * reservation API. -EBUSY (with everything released) if any is held. */
+int pmu__reserve(const struct pmu_plan *plan, const char **why);
+void pmu__release(const struct pmu_plan *plan);
+
+/* Program and enable this CPU's counters; point LVTPC at NMI. */
+void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan);
+/* Disable ours, clear their overflow bits, restore LVTPC. */
+void pmu__cpu_stop(struct pmu_cpu *pc);
+
+/*
+ * NMI entry. If none of our counters overflowed, returns 0 and touches
+ * nothing (the NMI is someone else's). Otherwise: disable ours, read
+ * GLOBAL_STATUS, call emit(ctx, event, period) once per overflowed counter
+ * of ours, re-arm it (freq mode: adjust its period first), acknowledge
+ * through GLOBAL_OVF_CTRL, re-read status, loop at most PMU_MAX_OVF_LOOPS,
+ * re-enable, unmask LVTPC last. Returns the number of samples emitted. [NMI]
+ */
+typedef void (*pmu_emit_fn)(void *ctx, u32 event, u64 period);
+int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx);
+
+/* Throttling: multiply this CPU's period of `event` by `factor`. [NMI] */
+void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor);
+
+#endif /* PMUPROF_PMU_H */

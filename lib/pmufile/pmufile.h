@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpmufile: the pmuprof data file (written by pmuctl, read by pmuconv).
+ * Layout and versioning are documented in docs/FORMAT.md; this header is
+ * the API both tools use. Errors follow one convention: functions returning
+ * int give 0 or a negative errno; functions returning pointers give NULL
+ * and set errno; every failure also leaves a human-readable message in the
+ * caller's `err` buffer (what is wrong, and where: file offsets included).
+ */
+#ifndef PMUFILE_H
+#define PMUFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "../../include/uapi/pmuprof.h"
+
+#define PMUFILE_VERSION 1 /* format version this library writes */
+
+/* ---------------------------------------------------------------- */
+/* Metadata, as the writer is given it and the reader returns it.    */
+/* ---------------------------------------------------------------- */
+struct pmufile_header {
+	char kernel_release[65]; /* uname -r of the recording host */
+	char hostname[65];
+	char cmdline[4096];	 /* the pmuctl command line, space-joined */
+	uint32_t cpu_vendor;	 /* enum pmuprof_cpu_vendor */
+	uint32_t cpu_family, cpu_model, cpu_stepping;
+	char cpu_vendor_string[16];
+	char cpu_model_name[64]; /* /proc/cpuinfo "model name", may be empty */
+	uint32_t nr_cpus;
+	uint32_t page_size;	 /* sysconf(_SC_PAGESIZE) */
+	uint64_t start_realtime_ns; /* wall clock at start (CLOCK_REALTIME) */
+	uint64_t start_session_ns;  /* session clock at start (sample time base) */
+	uint32_t config_flags;	 /* pmuprof_config.flags */
+	uint32_t stack_depth;
+	uint32_t target;	 /* enum pmuprof_target */
+	int32_t pid;		 /* target pid or -1 */
+	struct pmuprof_info info; /* GET_INFO of the recording machine */
+};
+
+struct pmufile_event {
+	uint32_t index;		/* the `event` field of samples */
+	uint32_t source;	/* enum pmuprof_source */
+	uint32_t flags;		/* PMUPROF_EVF_* */
+	uint32_t __pad;
+	uint64_t config;	/* raw encoding (0 for cpu-clock) */
+	uint64_t period;	/* period or Hz (EVF_FREQ) as configured */
+	char name[128];		/* as the user wrote it, e.g. "cycles:u" */
+	char resolved[256];	/* libpfm4's fully qualified name, or "" */
+	char unit[32];		/* what `period` counts: "cycles", "ns", "events" */
+};
+
+struct pmufile_process {
+	int32_t pid;		/* tgid */
+	int32_t ppid;
+	uint64_t time_ns;	/* session clock when captured */
+	char comm[16];
+	char exe[4096];		/* /proc/PID/exe target, "" if unknown */
+	uint8_t build_id[20];
+	uint32_t build_id_size; /* 0 if none */
+	bool exited;		/* captured from the last state before exit */
+};
+
+struct pmufile_mmap {
+	int32_t pid;
+	uint32_t prot;		/* PROT_* bits from the maps line */
+	uint64_t time_ns;	/* session clock when captured */
+	uint64_t start, end;	/* [start, end) virtual */
+	uint64_t pgoff;		/* file offset of start */
+	char path[4096];	/* "" for anonymous, "[vdso]" etc. kept as is */
+	uint8_t build_id[20];
+	uint32_t build_id_size;
+};
+
+/* Per-event totals in the trailer; the trailer makes truncation detectable. */
+struct pmufile_trailer {
+	uint64_t end_realtime_ns;
+	uint64_t end_session_ns;
+	uint64_t samples;	/* sample records written */
+	uint64_t lost;		/* sum of LOST records written */
+	uint64_t throttled;
+	uint64_t records;	/* all records in SAMPLES frames */
+	uint64_t frames;	/* frames before the trailer */
+	uint32_t nr_events;
+	uint32_t __pad;
+	uint64_t event_samples[PMUPROF_MAX_EVENTS];
+	uint64_t event_lost[PMUPROF_MAX_EVENTS];
+};
+
+/* ---------------------------------------------------------------- */
+/* Writer (pmuctl). Streams to disk; memory does not grow with the   */
+/* recording. Every call after a failed write fails with the same    */
+/* error, so a full disk is reported, never silently ignored.        */
+/* ---------------------------------------------------------------- */
+struct pmufile_writer;
+
+struct pmufile_writer *pmufile_writer__open(const char *path,
+					    const struct pmufile_header *hdr,
+					    char *err, size_t errlen);
+int pmufile_writer__event(struct pmufile_writer *w, const struct pmufile_event *ev);
+int pmufile_writer__process(struct pmufile_writer *w, const struct pmufile_process *p);
+int pmufile_writer__mmap(struct pmufile_writer *w, const struct pmufile_mmap *m);
+/* /proc/kallsyms text (any number of calls, concatenated) and kernel build-id. */
+int pmufile_writer__kallsyms(struct pmufile_writer *w, const char *text, size_t len);
+int pmufile_writer__kernel_build_id(struct pmufile_writer *w, const uint8_t *id, size_t len);
+/* Records exactly as read() returned them (whole records). Buffered into
+ * SAMPLES frames; the writer counts samples/LOST for the trailer itself. */
+int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t len);
+int pmufile_writer__stats(struct pmufile_writer *w, const struct pmuprof_stats *st);
+/* Flush, write the trailer (totals computed by the writer; end times from
+ * the caller), fsync, close. 0 only if every byte reached the file. Frees w
+ * in every case. */
+int pmufile_writer__close(struct pmufile_writer *w, uint64_t end_realtime_ns,
+			  uint64_t end_session_ns, char *err, size_t errlen);
+/* Abandon: free without a trailer (the file is then detectably truncated). */
+void pmufile_writer__abort(struct pmufile_writer *w);
+/* Bytes written so far (for the live status line). */
+uint64_t pmufile_writer__bytes(const struct pmufile_writer *w);
+
+/* ---------------------------------------------------------------- */
+/* Reader (pmuconv). Maps the file; metadata is parsed on open,      */
+/* samples are iterated in place (no copy) for speed.                */
+/* ---------------------------------------------------------------- */
+#define PMUFILE_OPEN_SALVAGE (1u << 0) /* report what precedes damage */
+
+struct pmufile {
+	struct pmufile_header hdr;
+	uint32_t version;		/* format version found in the file */
+	uint32_t nr_events;
+	struct pmufile_event events[PMUPROF_MAX_EVENTS];
+	size_t nr_processes;
+	struct pmufile_process *processes;
+	size_t nr_mmaps;
+	struct pmufile_mmap *mmaps;	/* sorted by (pid, start, time_ns) */
+	const char *kallsyms;		/* NUL-terminated, "" if none */
+	size_t kallsyms_len;
+	uint8_t kernel_build_id[20];
+	uint32_t kernel_build_id_size;
+	bool has_stats;
+	struct pmuprof_stats stats;
+	bool has_trailer;		/* false: truncated (salvage mode only) */
+	struct pmufile_trailer trailer;
+	/* damage report (salvage mode): first bad offset, frames skipped */
+	uint64_t damage_offset;		/* 0 if none */
+	uint64_t frames_skipped;
+	char damage[256];		/* what was wrong, "" if none */
+	/* private */
+	void *priv;
+};
+
+struct pmufile *pmufile__open(const char *path, unsigned int flags, char *err,
+			      size_t errlen);
+void pmufile__close(struct pmufile *f); /* accepts NULL */
+
+/* Call fn for every record of every SAMPLES frame, in file order. A
+ * non-zero return from fn stops the walk and is returned. Records with an
+ * impossible size end the frame they are in; with SALVAGE they are counted
+ * in frames_skipped, otherwise the walk fails with -EBADMSG and err. */
+typedef int (*pmufile_record_fn)(void *ctx, const struct pmuprof_record_header *rec);
+int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx,
+			     char *err, size_t errlen);
+
+/* Helpers for consumers: parse a sample's variable parts. Returns 0, or
+ * -EBADMSG if sizes disagree with hdr.size. */
+struct pmufile_sample_view {
+	const struct pmuprof_sample *s;
+	const struct pmuprof_sample_addr *addr; /* NULL if absent */
+	const uint64_t *kstack;
+	const uint64_t *ustack;
+};
+int pmufile__sample_view(const struct pmuprof_record_header *rec,
+			 struct pmufile_sample_view *v);
+
+/* The mapping of pid covering addr at time t (latest captured at or
+ * before t, else the earliest after), or NULL. */
+const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t pid,
+					      uint64_t addr, uint64_t t);
+const struct pmufile_process *pmufile__find_process(const struct pmufile *f, int32_t pid);
+const struct pmufile_event *pmufile__event(const struct pmufile *f, uint32_t index);
+
+#endif /* PMUFILE_H */

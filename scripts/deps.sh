@@ -1,0 +1,39 @@
+#!/bin/sh
+# Install everything pmuprof's build, demo and tests need (Debian 12), and
+# fetch (never install) the Debian kernel image matching the installed
+# headers into build/guest-kernel/. Idempotent; a no-op when all is present.
+set -e
+PKGS="make gcc libc6-dev pkg-config libpfm4-dev libelf-dev libdw-dev zlib1g-dev check \
+qemu-system-x86 busybox-static cpio gzip linux-headers-amd64 binutils kmod \
+libxml2-utils valgrind"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing packages:$missing" >&2
+		echo "deps: run 'sudo make deps' or install them with apt-get" >&2
+		exit 1
+	fi
+	echo "deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+KVER=$(sh "$(dirname "$0")/kver.sh")
+CACHE=build/guest-kernel
+if [ ! -f "$CACHE/vmlinuz-$KVER" ]; then
+	echo "deps: fetching guest kernel image linux-image-$KVER (download only, not installed)"
+	mkdir -p "$CACHE/tmp"
+	( cd "$CACHE/tmp" && rm -f ./*.deb && apt-get download -q "linux-image-$KVER" >/dev/null 2>&1 ) || {
+		apt-get update -q >/dev/null
+		( cd "$CACHE/tmp" && apt-get download -q "linux-image-$KVER" )
+	}
+	dpkg-deb -x "$CACHE"/tmp/linux-image-"$KVER"*.deb "$CACHE/tmp/x"
+	cp "$CACHE/tmp/x/boot/vmlinuz-$KVER" "$CACHE/vmlinuz-$KVER.part"
+	rm -rf "$CACHE/modules-$KVER"
+	mv "$CACHE/tmp/x/lib/modules/$KVER" "$CACHE/modules-$KVER"
+	mv "$CACHE/vmlinuz-$KVER.part" "$CACHE/vmlinuz-$KVER"
+	rm -rf "$CACHE/tmp"
+fi
