@@ -35,7 +35,12 @@ struct pmu_caps {
 	char vendor_string[16];
 	u32 pebs_format;      /* PERF_CAPABILITIES[11:8], if PEBS present */
 	bool pebs;
+	bool any_thread;      /* AnyThread usable: version >= 3, not deprecated (EDX[15]) */
+	bool ds;	      /* CPUID.1:EDX.DS (debug store) */
 };
+
+/* Cap on the NMI handler's "ack, re-read GLOBAL_STATUS" loop. */
+#define PMU_MAX_OVF_LOOPS 16
 
 enum pmu_counter_kind {
 	PMU_CTR_GP = 0,
@@ -66,6 +71,7 @@ struct pmu_plan {
 struct pmu_cpu {
 	const struct pmu_plan *plan;
 	u64 period[PMUPROF_MAX_EVENTS];	 /* current period per assignment */
+	u64 armed[PMUPROF_MAX_EVENTS];	 /* period the counter was last armed with */
 	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
 	u32 saved_lvtpc;
 	bool running;

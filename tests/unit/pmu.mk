@@ -1,0 +1,20 @@
+# kernel/pmu host unit tests: test_pmu (probe, plan, reserve, arm, NMI
+# handler against tests/unit/pmu_model.c) and test_pebs (record parsing).
+# Objects other fragments may link: PMU_OBJS (pmu + tables), PEBS_OBJS,
+# PMU_MODEL_OBJS (the register-level PMU model, needs libplattest.a).
+PMU_OBJS := $(BUILD)/obj/kernel/pmu/pmu.o $(BUILD)/obj/kernel/pmu/pmu_events.o
+PEBS_OBJS := $(BUILD)/obj/kernel/pmu/pebs.o
+PMU_MODEL_OBJS := $(BUILD)/obj/tests/unit/pmu_model.o
+
+UNIT_TESTS += $(BUILD)/tests/unit/test_pmu $(BUILD)/tests/unit/test_pebs
+
+$(BUILD)/tests/unit/test_pmu: $(BUILD)/obj/tests/unit/test_pmu.o $(PMU_MODEL_OBJS) $(PMU_OBJS) \
+		$(PLATTEST_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
+
+$(BUILD)/tests/unit/test_pebs: $(BUILD)/obj/tests/unit/test_pebs.o $(PEBS_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
+
+EXTRA_CFLAGS_tests_unit_ += $(CHECK_CFLAGS)
