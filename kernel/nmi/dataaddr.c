@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Data address + page size of a sample; see dataaddr.h. */
+#include "pmuprof/types.h"
+#include "pmuprof/platform.h"
+#include "pmuprof/x86_paging.h"
+#include "../../include/uapi/pmuprof.h"
+#include "x86_decode.h"
+#include "pagewalk.h"
+#include "dataaddr.h"
+
+/* Instruction fetches never look past ip's page unless the next is mapped:
+ * this is the size of the page the retry stops at (the smallest one). */
+#define DATAADDR_FETCH_PAGE (1ull << X86_PAGE_SHIFT_4K)
+
+unsigned int dataaddr__fetch(const struct pp_regs *regs, u8 *buf)
+{
+	unsigned int want = X86_MAX_INSN_LEN;
+	unsigned int to_page_end =
+		(unsigned int)(DATAADDR_FETCH_PAGE - (regs->ip & (DATAADDR_FETCH_PAGE - 1)));
+	unsigned int got, got2;
+
+	if (regs->user) {
+		got = want - (unsigned int)plat_copy_user_nmi(buf, regs->ip, want);
+		if (got == want)
+			return got;
+		/* Short copy: copy_from_user_nmi() may stop early at a fault,
+		 * even before it, so retry exactly up to the page end. Bytes
+		 * already copied stay valid: both copies read the same memory
+		 * and each writes only what it copied. */
+		if (to_page_end < want && got < to_page_end) {
+			got2 = to_page_end -
+			       (unsigned int)plat_copy_user_nmi(buf, regs->ip, to_page_end);
+			if (got2 > got)
+				got = got2;
+		}
+		return got;
+	}
+	if (!plat_copy_kernel_nofault(buf, regs->ip, want))
+		return want;
+	if (to_page_end < want && !plat_copy_kernel_nofault(buf, regs->ip, to_page_end))
+		return to_page_end;
+	return 0;
+}
+
+static bool is_kernel_addr(const struct pp_regs *regs, u64 addr)
+{
+	return !regs->compat && (s64)addr < 0; /* upper half of the address space */
+}
+
+/* Decode at ip and compute the data address; returns enum pmuprof_addr_status. */
+static u8 dataaddr_decode(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u64 *addr)
+{
+	u8 buf[X86_MAX_INSN_LEN];
+	const struct x86_mem *m;
+	struct x86_insn insn;
+	unsigned int n;
+	int err;
+
+	n = dataaddr__fetch(regs, buf);
+	if (!n)
+		return PMUPROF_ADDR_FETCH_FAULT;
+	err = x86_decode(&insn, buf, n, regs->compat);
+	if (err == -ENODATA)
+		return PMUPROF_ADDR_FETCH_FAULT; /* continues on an unreadable page */
+	if (err)
+		return PMUPROF_ADDR_UNDECODABLE;
+	m = x86_insn_access(&insn);
+	if (!m)
+		return PMUPROF_ADDR_NO_MEM_OPERAND;
+	out->access = m->access;
+	out->access_size = m->size;
+	if (x86_mem_addr(&insn, m, regs, addr))
+		return PMUPROF_ADDR_UNDECODABLE;
+	return PMUPROF_ADDR_OK;
+}
+
+void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
+		    bool privileged, bool skid)
+{
+	bool want_phys = privileged && (cf_flags & PMUPROF_CF_PHYS_ADDR);
+	struct pagewalk_result pw;
+	u64 addr = 0;
+
+	memset(out, 0, sizeof(*out));
+
+	if (cf_flags & PMUPROF_CF_DATA_ADDR) {
+		out->addr_status = dataaddr_decode(out, regs, &addr);
+		if (out->addr_status == PMUPROF_ADDR_OK && !privileged &&
+		    is_kernel_addr(regs, addr))
+			out->addr_status = PMUPROF_ADDR_HIDDEN;
+		if (out->addr_status == PMUPROF_ADDR_OK) {
+			out->data_addr = addr;
+			out->addr_source = PMUPROF_ADDR_SRC_DECODE;
+			out->precision = skid ? PMUPROF_ADDR_PREC_SKID : PMUPROF_ADDR_PREC_EXACT;
+			if (!pagewalk__translate(addr, &pw)) {
+				out->data_page = pw.page_size;
+				if (want_phys)
+					out->data_phys = pw.phys;
+			}
+		}
+	}
+	if ((cf_flags & PMUPROF_CF_CODE_PAGE) || want_phys) {
+		if (!pagewalk__translate(regs->ip, &pw)) {
+			out->code_page = pw.page_size;
+			if (want_phys)
+				out->code_phys = pw.phys;
+		}
+	}
+}
