@@ -23,40 +23,40 @@
 struct pmufile_header {
 	char kernel_release[65]; /* uname -r of the recording host */
 	char hostname[65];
-	char cmdline[4096];	 /* the pmuctl command line, space-joined */
-	uint32_t cpu_vendor;	 /* enum pmuprof_cpu_vendor */
+	char cmdline[4096];  /* the pmuctl command line, space-joined */
+	uint32_t cpu_vendor; /* enum pmuprof_cpu_vendor */
 	uint32_t cpu_family, cpu_model, cpu_stepping;
 	char cpu_vendor_string[16];
 	char cpu_model_name[64]; /* /proc/cpuinfo "model name", may be empty */
 	uint32_t nr_cpus;
-	uint32_t page_size;	 /* sysconf(_SC_PAGESIZE) */
+	uint32_t page_size;	    /* sysconf(_SC_PAGESIZE) */
 	uint64_t start_realtime_ns; /* wall clock at start (CLOCK_REALTIME) */
 	uint64_t start_session_ns;  /* session clock at start (sample time base) */
-	uint32_t config_flags;	 /* pmuprof_config.flags */
+	uint32_t config_flags;	    /* pmuprof_config.flags */
 	uint32_t stack_depth;
-	uint32_t target;	 /* enum pmuprof_target */
-	int32_t pid;		 /* target pid or -1 */
+	uint32_t target;	  /* enum pmuprof_target */
+	int32_t pid;		  /* target pid or -1 */
 	struct pmuprof_info info; /* GET_INFO of the recording machine */
 };
 
 struct pmufile_event {
-	uint32_t index;		/* the `event` field of samples */
-	uint32_t source;	/* enum pmuprof_source */
-	uint32_t flags;		/* PMUPROF_EVF_* */
+	uint32_t index;	 /* the `event` field of samples */
+	uint32_t source; /* enum pmuprof_source */
+	uint32_t flags;	 /* PMUPROF_EVF_* */
 	uint32_t __pad;
-	uint64_t config;	/* raw encoding (0 for cpu-clock) */
-	uint64_t period;	/* period or Hz (EVF_FREQ) as configured */
-	char name[128];		/* as the user wrote it, e.g. "cycles:u" */
-	char resolved[256];	/* libpfm4's fully qualified name, or "" */
-	char unit[32];		/* what `period` counts: "cycles", "ns", "events" */
+	uint64_t config;    /* raw encoding (0 for cpu-clock) */
+	uint64_t period;    /* period or Hz (EVF_FREQ) as configured */
+	char name[128];	    /* as the user wrote it, e.g. "cycles:u" */
+	char resolved[256]; /* libpfm4's fully qualified name, or "" */
+	char unit[32];	    /* what `period` counts: "cycles", "ns", "events" */
 };
 
 struct pmufile_process {
-	int32_t pid;		/* tgid */
+	int32_t pid; /* tgid */
 	int32_t ppid;
-	uint64_t time_ns;	/* session clock when captured */
+	uint64_t time_ns; /* session clock when captured */
 	char comm[16];
-	char exe[4096];		/* /proc/PID/exe target, "" if unknown */
+	char exe[4096]; /* /proc/PID/exe target, "" if unknown */
 	uint8_t build_id[20];
 	uint32_t build_id_size; /* 0 if none */
 	bool exited;		/* captured from the last state before exit */
@@ -64,11 +64,11 @@ struct pmufile_process {
 
 struct pmufile_mmap {
 	int32_t pid;
-	uint32_t prot;		/* PROT_* bits from the maps line */
-	uint64_t time_ns;	/* session clock when captured */
-	uint64_t start, end;	/* [start, end) virtual */
-	uint64_t pgoff;		/* file offset of start */
-	char path[4096];	/* "" for anonymous, "[vdso]" etc. kept as is */
+	uint32_t prot;	     /* PROT_* bits from the maps line */
+	uint64_t time_ns;    /* session clock when captured */
+	uint64_t start, end; /* [start, end) virtual */
+	uint64_t pgoff;	     /* file offset of start */
+	char path[4096];     /* "" for anonymous, "[vdso]" etc. kept as is */
 	uint8_t build_id[20];
 	uint32_t build_id_size;
 };
@@ -77,11 +77,11 @@ struct pmufile_mmap {
 struct pmufile_trailer {
 	uint64_t end_realtime_ns;
 	uint64_t end_session_ns;
-	uint64_t samples;	/* sample records written */
-	uint64_t lost;		/* sum of LOST records written */
+	uint64_t samples; /* sample records written */
+	uint64_t lost;	  /* sum of LOST records written */
 	uint64_t throttled;
-	uint64_t records;	/* all records in SAMPLES frames */
-	uint64_t frames;	/* frames before the trailer */
+	uint64_t records; /* all records in SAMPLES frames */
+	uint64_t frames;  /* frames before the trailer */
 	uint32_t nr_events;
 	uint32_t __pad;
 	uint64_t event_samples[PMUPROF_MAX_EVENTS];
@@ -95,8 +95,7 @@ struct pmufile_trailer {
 /* ---------------------------------------------------------------- */
 struct pmufile_writer;
 
-struct pmufile_writer *pmufile_writer__open(const char *path,
-					    const struct pmufile_header *hdr,
+struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufile_header *hdr,
 					    char *err, size_t errlen);
 int pmufile_writer__event(struct pmufile_writer *w, const struct pmufile_event *ev);
 int pmufile_writer__process(struct pmufile_writer *w, const struct pmufile_process *p);
@@ -115,6 +114,14 @@ int pmufile_writer__close(struct pmufile_writer *w, uint64_t end_realtime_ns,
 			  uint64_t end_session_ns, char *err, size_t errlen);
 /* Abandon: free without a trailer (the file is then detectably truncated). */
 void pmufile_writer__abort(struct pmufile_writer *w);
+/* Write buffered frames to the file now (e.g. once a second, so that a
+ * killed recorder loses little). 0 or the sticky write error. */
+int pmufile_writer__flush(struct pmufile_writer *w);
+/* Skip the fsync in close (generators of scratch files; never pmuctl). */
+void pmufile_writer__no_fsync(struct pmufile_writer *w);
+/* The message describing the last failure of w ("" if none), for calls
+ * that have no err buffer of their own. */
+const char *pmufile_writer__error(const struct pmufile_writer *w);
 /* Bytes written so far (for the live status line). */
 uint64_t pmufile_writer__bytes(const struct pmufile_writer *w);
 
@@ -123,43 +130,56 @@ uint64_t pmufile_writer__bytes(const struct pmufile_writer *w);
 /* samples are iterated in place (no copy) for speed.                */
 /* ---------------------------------------------------------------- */
 #define PMUFILE_OPEN_SALVAGE (1u << 0) /* report what precedes damage */
+/* Check every SAMPLES frame (CRC and records) during open, so damage is
+ * reported before any record is used. Without it that happens lazily, in
+ * the first pmufile__for_each_record() pass (one memory pass, not two). */
+#define PMUFILE_OPEN_VERIFY (1u << 1)
+/* Skip the payload CRC of SAMPLES frames (speed): records are still
+ * bounds-checked, so a damaged file cannot cause out-of-bounds reads, but
+ * flipped bits inside records go unnoticed. Metadata frames are always
+ * CRC-checked. */
+#define PMUFILE_OPEN_NO_CRC (1u << 2)
 
 struct pmufile {
 	struct pmufile_header hdr;
-	uint32_t version;		/* format version found in the file */
+	uint32_t version; /* format version found in the file */
 	uint32_t nr_events;
 	struct pmufile_event events[PMUPROF_MAX_EVENTS];
 	size_t nr_processes;
 	struct pmufile_process *processes;
 	size_t nr_mmaps;
-	struct pmufile_mmap *mmaps;	/* sorted by (pid, start, time_ns) */
-	const char *kallsyms;		/* NUL-terminated, "" if none */
+	struct pmufile_mmap *mmaps; /* sorted by (pid, start, time_ns) */
+	const char *kallsyms;	    /* NUL-terminated, "" if none */
 	size_t kallsyms_len;
 	uint8_t kernel_build_id[20];
 	uint32_t kernel_build_id_size;
 	bool has_stats;
 	struct pmuprof_stats stats;
-	bool has_trailer;		/* false: truncated (salvage mode only) */
+	bool has_trailer; /* false: truncated (salvage mode only) */
 	struct pmufile_trailer trailer;
 	/* damage report (salvage mode): first bad offset, frames skipped */
-	uint64_t damage_offset;		/* 0 if none */
+	uint64_t damage_offset; /* 0 if none */
 	uint64_t frames_skipped;
-	char damage[256];		/* what was wrong, "" if none */
+	char damage[256]; /* what was wrong, "" if none */
 	/* private */
 	void *priv;
 };
 
-struct pmufile *pmufile__open(const char *path, unsigned int flags, char *err,
-			      size_t errlen);
+struct pmufile *pmufile__open(const char *path, unsigned int flags, char *err, size_t errlen);
 void pmufile__close(struct pmufile *f); /* accepts NULL */
 
-/* Call fn for every record of every SAMPLES frame, in file order. A
- * non-zero return from fn stops the walk and is returned. Records with an
- * impossible size end the frame they are in; with SALVAGE they are counted
- * in frames_skipped, otherwise the walk fails with -EBADMSG and err. */
+/* Call fn for every record of every SAMPLES frame, in file order; records
+ * are used in place (valid until pmufile__close). A non-zero return from
+ * fn stops the walk and is returned. The first visit of a frame checks its
+ * payload CRC and record sizes: a damaged frame (or a record with an
+ * impossible size, which ends the frame it is in) fails the walk with
+ * -EBADMSG and err naming the offset, or with SALVAGE is skipped, noted in
+ * damage/damage_offset and counted in frames_skipped. After the first
+ * complete pass the totals are compared with the trailer (-EBADMSG, or a
+ * damage note with SALVAGE). */
 typedef int (*pmufile_record_fn)(void *ctx, const struct pmuprof_record_header *rec);
-int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx,
-			     char *err, size_t errlen);
+int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx, char *err,
+			     size_t errlen);
 
 /* Helpers for consumers: parse a sample's variable parts. Returns 0, or
  * -EBADMSG if sizes disagree with hdr.size. */
@@ -169,13 +189,12 @@ struct pmufile_sample_view {
 	const uint64_t *kstack;
 	const uint64_t *ustack;
 };
-int pmufile__sample_view(const struct pmuprof_record_header *rec,
-			 struct pmufile_sample_view *v);
+int pmufile__sample_view(const struct pmuprof_record_header *rec, struct pmufile_sample_view *v);
 
 /* The mapping of pid covering addr at time t (latest captured at or
  * before t, else the earliest after), or NULL. */
-const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t pid,
-					      uint64_t addr, uint64_t t);
+const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t pid, uint64_t addr,
+					      uint64_t t);
 const struct pmufile_process *pmufile__find_process(const struct pmufile *f, int32_t pid);
 const struct pmufile_event *pmufile__event(const struct pmufile *f, uint32_t index);
 

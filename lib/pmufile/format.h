@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * On-disk layout of the pmuprof data file (internal to libpmufile; the
+ * prose description is docs/FORMAT.md and must be kept in step).
+ *
+ *   file    := preamble frame* TRAILER-frame EOF
+ *   preamble:= magic[8] "PMUPROF\0" | u32 byte_order 0x01020304 |
+ *              u32 version | u32 preamble_size (24) | u32 crc32(bytes 0..19)
+ *   frame   := header(24) payload(size bytes, size % 8 == 0)
+ *   header  := u32 sync | u16 type | u16 flags | u32 size | u32 seq |
+ *              u32 payload_crc | u32 header_crc (crc32 of bytes 0..19)
+ *
+ * Everything is little-endian. Frames start at 8-byte aligned offsets, so
+ * records inside SAMPLES frames are 8-byte aligned in a mapping of the file
+ * and can be used in place.
+ */
+#ifndef PMUFILE_FORMAT_H
+#define PMUFILE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <endian.h>
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+/* Records inside SAMPLES frames are used in place; that needs an LE host. */
+#error "libpmufile supports little-endian hosts only"
+#endif
+
+#define PMUFILE_MAGIC		   "PMUPROF\0"
+#define PMUFILE_MAGIC_LEN	   8
+#define PMUFILE_BYTE_ORDER	   0x01020304u
+#define PMUFILE_BYTE_ORDER_SWAPPED 0x04030201u
+#define PMUFILE_PREAMBLE_SIZE	   24u
+
+#define PMUFILE_SYNC	       0xF5C3A97Eu /* bytes on disk: 7e a9 c3 f5 */
+#define PMUFILE_FRAME_HDR_SIZE 24u
+#define PMUFILE_FRAME_ALIGN    8u
+/* Largest payload a reader accepts. The writer emits frames of at most its
+ * buffer size (1 MiB); anything bigger than this is damage. */
+#define PMUFILE_MAX_FRAME (64u << 20)
+
+/* Frame types (append-only; readers skip types they do not know). */
+enum pmufile_frame_type {
+	PMUFILE_FRAME_HEADER = 1,
+	PMUFILE_FRAME_EVENT = 2,
+	PMUFILE_FRAME_SAMPLES = 3,
+	PMUFILE_FRAME_PROCESS = 4,
+	PMUFILE_FRAME_MMAP = 5,
+	PMUFILE_FRAME_KALLSYMS = 6,
+	PMUFILE_FRAME_KBUILDID = 7,
+	PMUFILE_FRAME_STATS = 8,
+	PMUFILE_FRAME_TRAILER = 9,
+	PMUFILE_FRAME__MAX,
+};
+
+/* PROCESS frame flags word */
+#define PMUFILE_PROC_EXITED (1u << 0)
+
+/* TRAILER flags word */
+#define PMUFILE_TRAILER_LOST_FROM_STATS (1u << 0) /* event_lost[] came from a STATS frame */
+
+/* SAMPLES frame payload starts with this sub-header, then the records. */
+#define PMUFILE_SAMPLES_SUBHDR 8u
+
+/* Upper bounds that keep a hostile file from making the reader allocate
+ * absurd amounts: each is far above what a real recording holds. */
+#define PMUFILE_MAX_PROCESSES (4u << 20)
+#define PMUFILE_MAX_MMAPS     (16u << 20)
+#define PMUFILE_MAX_KALLSYMS  (1u << 30)
+#define PMUFILE_MAX_BLOB      (64u << 10) /* size-prefixed ABI structs (info, stats) */
+
+/* Table-driven CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320), as used by
+ * zlib/PNG: crc32(0, "123456789", 9) == 0xCBF43926. Chainable: pass the
+ * previous result as `crc`. */
+uint32_t pmufile__crc32(uint32_t crc, const void *buf, size_t len);
+
+static inline size_t pmufile__align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static inline uint16_t pf_get16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, sizeof(v));
+	return le16toh(v);
+}
+
+static inline uint32_t pf_get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
+}
+
+static inline uint64_t pf_get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
+static inline void pf_put16(uint8_t *p, uint16_t v)
+{
+	v = htole16(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void pf_put32(uint8_t *p, uint32_t v)
+{
+	v = htole32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void pf_put64(uint8_t *p, uint64_t v)
+{
+	v = htole64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+const char *pmufile__frame_name(unsigned int type);
+
+#endif /* PMUFILE_FORMAT_H */

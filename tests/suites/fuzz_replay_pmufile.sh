@@ -1,0 +1,77 @@
+#!/bin/sh
+# Replay pmufile fuzz inputs under AddressSanitizer + UBSan (gcc build of
+# tests/fuzz/fuzz_pmufile.c): the saved corpus, and damaged files generated
+# here from a pmugen recording (every truncation length in 8-byte steps,
+# flipped bytes, a big-endian marker, a newer version). A memory error, UB
+# or a crash fails the case. Prints PASS/FAIL/SKIP lines; always exits 0.
+BUILD=${BUILD:-build}
+BIN=$BUILD/tests/fuzz/replay_pmufile
+PMUGEN=$BUILD/bin/pmugen
+DATA=$BUILD/tests/data/pmufile
+CORPUS=tests/fuzz/corpus/pmufile
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+if [ ! -x "$BIN" ] && ! make -s "$BIN" >/dev/null 2>&1; then
+	echo "FAIL: fuzz_replay_pmufile/build (cannot build $BIN; run make $BIN)"
+	exit 0
+fi
+
+# replay NAME DIR: one PASS/FAIL line for all inputs in DIR
+replay() {
+	name=$1
+	dir=$2
+	log=$DATA/$name.log
+	n=$(find "$dir" -type f ! -name '*.log' | wc -l)
+	if [ "$n" -eq 0 ]; then
+		echo "FAIL: fuzz_replay_pmufile/$name (no inputs in $dir)"
+		return
+	fi
+	"$BIN" "$dir" >"$log" 2>&1
+	rc=$?
+	ok=$(grep -c '^ok ' "$log")
+	if [ "$rc" -eq 0 ] && [ "$ok" -eq "$n" ]; then
+		echo "PASS: fuzz_replay_pmufile/$name ($n inputs)"
+	else
+		why=$(grep -m1 -E 'ERROR: |runtime error|SUMMARY' "$log")
+		echo "FAIL: fuzz_replay_pmufile/$name (exit $rc after $ok of $n inputs: ${why:-see $log})"
+	fi
+}
+
+mkdir -p "$DATA"
+replay corpus "$CORPUS"
+
+if [ ! -x "$PMUGEN" ]; then
+	echo "SKIP: fuzz_replay_pmufile/damaged (no $PMUGEN; run make unit)"
+	exit 0
+fi
+gen=$DATA/damaged
+rm -rf "$gen"
+mkdir -p "$gen"
+src=$DATA/base.pmu
+printf '%s\n' 'ffffffff81000000 T _text' 'ffffffff81001000 T do_syscall_64' \
+	'ffffffff81002000 t helper	[mod]' >"$DATA/kallsyms.txt"
+if ! "$PMUGEN" -o "$src" -n 30 -d 8 -k 3 -p 3 -S 6 -e 2 -l 7 -a -s 11 \
+	-K "$DATA/kallsyms.txt" >"$DATA/pmugen.log" 2>&1; then
+	echo "FAIL: fuzz_replay_pmufile/damaged (pmugen failed: $(head -n 1 "$DATA/pmugen.log"))"
+	exit 0
+fi
+size=$(wc -c <"$src")
+i=0
+while [ "$i" -lt "$size" ]; do
+	head -c "$i" "$src" >"$gen/trunc-$i"
+	i=$((i + 8))
+done
+# flipped bytes spread over the file (every 61st byte, so every frame type)
+i=0
+while [ "$i" -lt "$size" ]; do
+	cp "$src" "$gen/flip-$i"
+	printf '\377' | dd of="$gen/flip-$i" bs=1 seek="$i" conv=notrunc 2>/dev/null
+	i=$((i + 61))
+done
+cp "$src" "$gen/bigendian"
+printf '\001\002\003\004' | dd of="$gen/bigendian" bs=1 seek=8 conv=notrunc 2>/dev/null
+cp "$src" "$gen/version7"
+printf '\007' | dd of="$gen/version7" bs=1 seek=12 conv=notrunc 2>/dev/null
+replay damaged "$gen"
+exit 0
