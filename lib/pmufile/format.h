@@ -70,10 +70,12 @@ enum pmufile_frame_type {
 #define PMUFILE_MAX_KALLSYMS  (1u << 30)
 #define PMUFILE_MAX_BLOB      (64u << 10) /* size-prefixed ABI structs (info, stats) */
 
-/* Table-driven CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320), as used by
- * zlib/PNG: crc32(0, "123456789", 9) == 0xCBF43926. Chainable: pass the
- * previous result as `crc`. */
+/* CRC-32C (Castagnoli, reflected poly 0x82F63B78), as used by iSCSI and
+ * ext4: crc32c(0, "123456789", 9) == 0xE3069283. Hardware (SSE4.2) when the
+ * CPU has it, else table-driven. Chainable: pass the previous result as crc.
+ * pmufile__crc32_soft() always takes the portable path (for tests). */
 uint32_t pmufile__crc32(uint32_t crc, const void *buf, size_t len);
+uint32_t pmufile__crc32_soft(uint32_t crc, const void *buf, size_t len);
 
 static inline size_t pmufile__align8(size_t n)
 {
