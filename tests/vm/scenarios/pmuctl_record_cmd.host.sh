@@ -1,0 +1,37 @@
+#!/bin/sh
+# Host half: the recorded file is complete, the workload's pid is in it with
+# its process record, its user IPs fall in recorded maps of split7030 whose
+# build-id matches the host's copy, and they symbolize to hot_a/hot_b.
+. "$ROOT/tests/vm/lib/host.sh"
+VERIFY=$BUILD/tests/pmuctl-verify
+[ -x "$VERIFY" ] || fail "$VERIFY not built (make guest-bins)"
+if "$VERIFY" "$RESULTS/cmd.pmu" --comm split7030 --binary "$RESULTS/split7030" \
+	--expect hot_a --expect hot_b --min-samples 100 >"$RESULTS/verify.txt" 2>&1; then
+	pass_check file-symbolizes
+else
+	fail_check file-symbolizes "$(grep FAIL "$RESULTS/verify.txt" | head -n 3 | tr '\n' ' ')"
+fi
+cat "$RESULTS/verify.txt"
+# The two functions split their time about 70/30 by design; the user-mode
+# samples in them show that the maps resolve the right symbols.
+a=$(sed -n 's/^func=hot_a hits=//p' "$RESULTS/verify.txt")
+b=$(sed -n 's/^func=hot_b hits=//p' "$RESULTS/verify.txt")
+if [ -n "$a" ] && [ -n "$b" ] && [ $((a + b)) -gt 0 ] && [ $((a * 100 / (a + b))) -ge 55 ] &&
+	[ $((a * 100 / (a + b))) -le 85 ]; then
+	pass_check hot-split
+else
+	fail_check hot-split "hot_a=$a hot_b=$b"
+fi
+if "$VERIFY" "$RESULTS/exec.pmu" --comm split7030 --binary "$RESULTS/split7030" --expect hot_a \
+	>"$RESULTS/verify-exec.txt" 2>&1; then
+	pass_check exec-chain-symbolizes
+else
+	fail_check exec-chain-symbolizes "$(grep FAIL "$RESULTS/verify-exec.txt" | head -n 2 | tr '\n' ' ')"
+fi
+if "$VERIFY" "$RESULTS/sys.pmu" --comm syscall_heavy --binary "$RESULTS/syscall_heavy" \
+	--min-samples 50 >"$RESULTS/verify-sys.txt" 2>&1; then
+	pass_check syscall-heavy-maps
+else
+	fail_check syscall-heavy-maps "$(grep FAIL "$RESULTS/verify-sys.txt" | head -n 2 | tr '\n' ' ')"
+fi
+host_done

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Scenario: `pmuctl record -- COMMAND` starts the workload only once
+# recording runs, stops when it exits, and leaves a complete file whose
+# samples carry the workload's pid and whose process table and maps (with
+# build-ids) let the host symbolize its user frames (pmuctl_record_cmd.host.sh).
+# needs: module bin:pmuctl bin:split7030 bin:syscall_heavy
+# timeout: 180
+# results-mb: 128
+
+load_module
+out=$RESULTS/record.txt
+pmuctl record -e cpu-clock -F 2000 -g -q -o "$RESULTS/cmd.pmu" -- split7030 -c 1 -s 3 >"$out" 2>&1
+rc=$?
+cat "$out"
+[ $rc -eq 0 ] || fail "pmuctl record -- split7030 exited $rc: $(tail -n 3 "$out")"
+[ -s "$RESULTS/cmd.pmu" ] || fail "no data file"
+pass_check record-exit-0
+grep -q '^pmuctl: recorded .* samples' "$out" && pass_check summary ||
+	fail_check summary "no summary line"
+grep -q 'cpu-clock .* samples' "$out" && pass_check summary-per-event ||
+	fail_check summary-per-event "no per-event line"
+grep -q 'lost [0-9]* samples (' "$out" && pass_check summary-lost ||
+	fail_check summary-lost "no lost line"
+# The workload ran to its end (recording did not kill it early).
+grep -q 'split7030' "$out" && pass_check workload-ran || fail_check workload-ran "no workload output"
+
+# COMMAND that execs another program (sh -c 'exec ...'): the pid's maps are
+# captured again after exec (traced), so the new image symbolizes.
+pmuctl record -e cpu-clock -q -o "$RESULTS/exec.pmu" -- sh -c 'exec split7030 -s 1 >/dev/null' \
+	>"$RESULTS/record-exec.txt" 2>&1 && pass_check record-exec-chain ||
+	fail_check record-exec-chain "exit $?: $(tail -n 2 "$RESULTS/record-exec.txt")"
+# A syscall-heavy COMMAND: kernel-mode samples with user stacks (-g).
+pmuctl record -e cpu-clock -g -q -o "$RESULTS/sys.pmu" -- syscall_heavy -s 1 \
+	>"$RESULTS/record-sys.txt" 2>&1 && pass_check record-syscall-heavy ||
+	fail_check record-syscall-heavy "exit $?: $(tail -n 2 "$RESULTS/record-sys.txt")"
+# The host symbolizes with the very binaries the guest ran.
+cp /usr/local/bin/split7030 /usr/local/bin/syscall_heavy "$RESULTS/"
+
+# COMMAND that cannot be run: one clear line, non-zero exit, no file left.
+pmuctl record -e cpu-clock -o "$RESULTS/nocmd.pmu" -- /no/such/program >"$RESULTS/nocmd.txt" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "cannot run '/no/such/program': No such file or directory" "$RESULTS/nocmd.txt" &&
+	[ ! -e "$RESULTS/nocmd.pmu" ]; then
+	pass_check command-not-found
+else
+	fail_check command-not-found "exit $rc: $(cat "$RESULTS/nocmd.txt")"
+fi
+unload_module
+exit 0

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmuctl-verify: host-side checker for the pmuctl VM scenarios (not
+ * installed). Reads a pmuprof data file strictly through lib/pmufile and
+ * checks what pmuctl promises: the file is complete (trailer present, sample
+ * totals agree), the target process is in the process table, its user IPs
+ * fall in recorded mappings, the mapping of the workload's binary carries the
+ * same build-id as the host copy, and the IPs symbolize (libelf, .symtab) to
+ * the expected functions.
+ *
+ *   pmuctl-verify FILE [--pid PID | --comm COMM] [--binary HOSTPATH]
+ *                 [--expect FUNC]... [--min-samples N] [--min-mapped PCT]
+ *                 [--only-cpu N] [--only-pid] [--each-comm COMM]
+ * Prints key=value lines; exits 0 when every check passes, 1 otherwise with
+ * "verify: FAIL: reason" lines on stderr.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/pmufile/pmufile.h"
+#include "userspace/pmuctl/procmaps.h"
+
+#define MAX_EXPECT 16
+#define MAX_FUNCS  4096
+
+struct func {
+	char *name;
+	uint64_t start, size;
+	uint64_t hits;
+};
+
+struct ctx {
+	struct pmufile *f;
+	int pid;
+	const char *comm;
+	const char *binary, *binbase;
+	uint8_t bin_id[BUILD_ID_MAX];
+	int bin_id_len;
+	Elf *elf;
+	struct func funcs[MAX_FUNCS];
+	size_t nr_funcs;
+	uint64_t samples, target, user, mapped, in_binary, symbolized, id_mismatch;
+	uint64_t lost;
+	int target_pid;
+	int only_cpu; /* -1: any */
+	bool only_pid;
+	uint64_t wrong_cpu, wrong_pid;
+	const char *each_comm; /* --each-comm: every process of this name */
+	struct {
+		int pid;
+		uint64_t user, mapped;
+	} each[256];
+	int nr_each;
+};
+
+static int failures;
+
+static void fail(const char *fmt, const char *a, unsigned long long b)
+{
+	fprintf(stderr, "verify: FAIL: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	failures++;
+}
+
+static int load_symbols(struct ctx *c)
+{
+	Elf_Scn *scn = NULL;
+	int fd;
+
+	elf_version(EV_CURRENT);
+	fd = open(c->binary, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	c->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!c->elf)
+		return -EINVAL;
+	while ((scn = elf_nextscn(c->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		for (i = 0; d && i < n && c->nr_funcs < MAX_FUNCS; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+			    !s.st_value)
+				continue;
+			name = elf_strptr(c->elf, sh.sh_link, s.st_name);
+			if (!name)
+				continue;
+			c->funcs[c->nr_funcs].name = strdup(name);
+			c->funcs[c->nr_funcs].start = s.st_value;
+			c->funcs[c->nr_funcs].size = s.st_size ? s.st_size : 1;
+			c->nr_funcs++;
+		}
+	}
+	return 0;
+}
+
+/* File offset in the binary -> ELF virtual address through PT_LOAD. */
+static int off_to_vaddr(Elf *e, uint64_t off, uint64_t *vaddr)
+{
+	size_t n, i;
+
+	if (elf_getphdrnum(e, &n) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (off >= ph.p_offset && off < ph.p_offset + ph.p_filesz) {
+			*vaddr = off - ph.p_offset + ph.p_vaddr;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static struct func *find_func(struct ctx *c, uint64_t vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_funcs; i++)
+		if (vaddr >= c->funcs[i].start && vaddr < c->funcs[i].start + c->funcs[i].size)
+			return &c->funcs[i];
+	return NULL;
+}
+
+static const char *base(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static int on_record(void *arg, const struct pmuprof_record_header *rec)
+{
+	struct ctx *c = arg;
+	struct pmufile_sample_view v;
+	const struct pmufile_mmap *m;
+	uint64_t ip;
+
+	if (rec->type == PMUPROF_REC_LOST) {
+		c->lost += ((const struct pmuprof_lost *)rec)->lost;
+		return 0;
+	}
+	if (rec->type != PMUPROF_REC_SAMPLE || pmufile__sample_view(rec, &v) < 0)
+		return 0;
+	c->samples++;
+	if (c->each_comm && !strncmp(v.s->comm, c->each_comm, 15)) {
+		int i;
+		uint64_t uip = (v.s->hdr.misc & PMUPROF_MISC_USER) ? v.s->ip
+			       : v.s->nr_ustack			   ? v.ustack[0]
+								   : 0;
+
+		for (i = 0; i < c->nr_each && c->each[i].pid != (int)v.s->pid; i++)
+			;
+		if (i == c->nr_each && i < 256)
+			c->each[c->nr_each++].pid = (int)v.s->pid;
+		if (i < 256 && uip) {
+			c->each[i].user++;
+			if (pmufile__find_mmap(c->f, (int)v.s->pid, uip, v.s->time_ns))
+				c->each[i].mapped++;
+		}
+	}
+	if (c->only_cpu >= 0 && (int)v.s->cpu != c->only_cpu)
+		c->wrong_cpu++;
+	if (c->only_pid && c->target_pid > 0 && (int)v.s->pid != c->target_pid)
+		c->wrong_pid++;
+	if (c->target_pid <= 0 && c->comm && !strncmp(v.s->comm, c->comm, 15))
+		c->target_pid = (int)v.s->pid;
+	if (c->target_pid <= 0 || (int)v.s->pid != c->target_pid)
+		return 0;
+	c->target++;
+	if (v.s->hdr.misc & PMUPROF_MISC_USER)
+		ip = v.s->ip;
+	else if (v.s->nr_ustack)
+		ip = v.ustack[0];
+	else
+		return 0;
+	c->user++;
+	m = pmufile__find_mmap(c->f, c->target_pid, ip, v.s->time_ns);
+	if (!m)
+		return 0;
+	c->mapped++;
+	if (!c->binary || strcmp(base(m->path), c->binbase))
+		return 0;
+	c->in_binary++;
+	if (m->build_id_size != (uint32_t)c->bin_id_len ||
+	    memcmp(m->build_id, c->bin_id, (size_t)c->bin_id_len))
+		c->id_mismatch++;
+	if (c->elf) {
+		uint64_t vaddr;
+		struct func *fn;
+
+		if (off_to_vaddr(c->elf, ip - m->start + m->pgoff, &vaddr) == 0 &&
+		    (fn = find_func(c, vaddr)) != NULL) {
+			fn->hits++;
+			c->symbolized++;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"pid", required_argument, NULL, 'p'},
+		{"comm", required_argument, NULL, 'c'},
+		{"binary", required_argument, NULL, 'b'},
+		{"expect", required_argument, NULL, 'x'},
+		{"min-samples", required_argument, NULL, 'n'},
+		{"min-mapped", required_argument, NULL, 'm'},
+		{"only-cpu", required_argument, NULL, 'C'},
+		{"only-pid", no_argument, NULL, 'P'},
+		{"each-comm", required_argument, NULL, 'E'},
+		{NULL, 0, NULL, 0},
+	};
+	static struct ctx c;
+	const char *expect[MAX_EXPECT];
+	int nexpect = 0, opt, i;
+	unsigned long long min_samples = 1, min_mapped = 90;
+	char err[512];
+	size_t k;
+
+	c.only_cpu = -1;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			c.pid = atoi(optarg);
+			break;
+		case 'c':
+			c.comm = optarg;
+			break;
+		case 'b':
+			c.binary = optarg;
+			break;
+		case 'x':
+			if (nexpect < MAX_EXPECT)
+				expect[nexpect++] = optarg;
+			break;
+		case 'n':
+			min_samples = strtoull(optarg, NULL, 0);
+			break;
+		case 'm':
+			min_mapped = strtoull(optarg, NULL, 0);
+			break;
+		case 'C':
+			c.only_cpu = atoi(optarg);
+			break;
+		case 'P':
+			c.only_pid = true;
+			break;
+		case 'E':
+			c.each_comm = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: pmuctl-verify FILE [--pid PID | --comm COMM] "
+					"[--binary PATH] [--expect FUNC]... [--min-samples N] "
+					"[--min-mapped PCT]\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "pmuctl-verify: give one FILE\n");
+		return 2;
+	}
+	c.f = pmufile__open(argv[optind], 0, err, sizeof(err));
+	if (!c.f) {
+		fprintf(stderr, "verify: FAIL: %s is not a complete pmuprof file: %s\n",
+			argv[optind], err);
+		return 1;
+	}
+	printf("file=%s version=%u events=%u processes=%zu mmaps=%zu trailer=%d kallsyms=%zu "
+	       "kernel_build_id=%u\n",
+	       argv[optind], c.f->version, c.f->nr_events, c.f->nr_processes, c.f->nr_mmaps,
+	       c.f->has_trailer, c.f->kallsyms_len, c.f->kernel_build_id_size);
+	for (k = 0; k < c.f->nr_events; k++)
+		printf("event=%u name=%s source=%u period=%llu\n", c.f->events[k].index,
+		       c.f->events[k].name, c.f->events[k].source,
+		       (unsigned long long)c.f->events[k].period);
+	c.target_pid = c.pid;
+	if (c.binary) {
+		c.binbase = base(c.binary);
+		c.bin_id_len = buildid__from_path(c.binary, c.bin_id);
+		if (load_symbols(&c) < 0)
+			fail("cannot read symbols of %s%llu", c.binary, 0);
+	}
+	if (pmufile__for_each_record(c.f, on_record, &c, err, sizeof(err)) != 0)
+		fail("walking the records failed: %s%llu", err, 0);
+	printf("samples=%llu trailer_samples=%llu lost=%llu trailer_lost=%llu\n",
+	       (unsigned long long)c.samples, (unsigned long long)c.f->trailer.samples,
+	       (unsigned long long)c.lost, (unsigned long long)c.f->trailer.lost);
+	if (c.wrong_cpu)
+		fail("%s%llu samples come from other CPUs than --only-cpu", "", c.wrong_cpu);
+	if (c.wrong_pid)
+		fail("%s%llu samples come from other processes than the target", "", c.wrong_pid);
+	if (c.samples != c.f->trailer.samples)
+		fail("%ssample count %llu disagrees with the trailer", "", c.samples);
+	if (c.pid || c.comm) {
+		const struct pmufile_process *p =
+			c.target_pid > 0 ? pmufile__find_process(c.f, c.target_pid) : NULL;
+
+		printf("target_pid=%d target_samples=%llu user=%llu mapped=%llu in_binary=%llu "
+		       "symbolized=%llu build_id_mismatch=%llu\n",
+		       c.target_pid, (unsigned long long)c.target, (unsigned long long)c.user,
+		       (unsigned long long)c.mapped, (unsigned long long)c.in_binary,
+		       (unsigned long long)c.symbolized, (unsigned long long)c.id_mismatch);
+		if (c.target < min_samples)
+			fail("%starget has %llu samples", "", c.target);
+		if (!p)
+			fail("%sno process record for pid %llu", "",
+			     (unsigned long long)c.target_pid);
+		else
+			printf("process pid=%d comm=%s exe=%s build_id_size=%u exited=%d\n", p->pid,
+			       p->comm, p->exe, p->build_id_size, p->exited);
+		if (c.user && c.mapped * 100 < c.user * min_mapped)
+			fail("%sonly %llu%% of user IPs fall in recorded mappings", "",
+			     c.mapped * 100 / c.user);
+		if (c.binary && c.in_binary == 0)
+			fail("no user IP maps to %s%llu", c.binbase, 0);
+		if (c.id_mismatch)
+			fail("%s%llu samples map to a binary whose build-id differs from the host "
+			     "copy",
+			     "", c.id_mismatch);
+	}
+	if (c.each_comm) {
+		int with_user = 0, with_maps = 0;
+
+		for (i = 0; i < c.nr_each; i++) {
+			if (!c.each[i].user)
+				continue;
+			with_user++;
+			if (c.each[i].mapped * 100 >= c.each[i].user * min_mapped)
+				with_maps++;
+		}
+		printf("each_comm=%s pids=%d with_user_samples=%d with_maps=%d\n", c.each_comm,
+		       c.nr_each, with_user, with_maps);
+		if (with_user == 0 || with_maps * 4 < with_user * 3)
+			fail("%s: fewer than 75%% of its processes have their user IPs in recorded "
+			     "maps (%llu)",
+			     c.each_comm, (unsigned long long)with_maps);
+	}
+	for (k = 0; k < c.nr_funcs; k++)
+		if (c.funcs[k].hits)
+			printf("func=%s hits=%llu\n", c.funcs[k].name,
+			       (unsigned long long)c.funcs[k].hits);
+	for (i = 0; i < nexpect; i++) {
+		uint64_t hits = 0;
+
+		for (k = 0; k < c.nr_funcs; k++)
+			if (!strcmp(c.funcs[k].name, expect[i]))
+				hits += c.funcs[k].hits;
+		if (!hits)
+			fail("no sample symbolized to %s%llu", expect[i], 0);
+	}
+	pmufile__close(c.f);
+	return failures ? 1 : 0;
+}
