@@ -1,0 +1,12 @@
+# ringbench: per-CPU ring microbenchmark (host). Not installed.
+#   make bench-ring        build and print the table (bench/ring/run.sh)
+RINGBENCH := $(BUILD)/bench/ringbench
+BENCH_BINS += $(RINGBENCH)
+
+$(RINGBENCH): $(BUILD)/obj/bench/ring/ringbench.o $(BUILD)/obj/kernel/nmi/ring.o
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ -lpthread
+
+.PHONY: bench-ring
+bench-ring: $(RINGBENCH)
+	@sh bench/ring/run.sh $(RINGBENCH)
