@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The HTML report: one self-contained page (no network, no external files)
+ * with the accounting header, each event's interactive flamegraph (inline
+ * SVG driven by one shared script), the top tables by self and total, the
+ * process and CPU breakdowns, and the page-size charts.
+ *
+ * The page is polyglot markup: it parses as HTML5 and as well-formed XML
+ * (XHTML namespace, CDATA-guarded script and style, numeric character
+ * references only), so the tests can check it with an XML parser. Every
+ * string from the input goes through rc_esc().
+ */
+#include "render_common.h"
+#include "cli.h"
+#include "pagesize.h"
+#include "report.h"
+#include "include/uapi/pmuprof.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char page_css[] =
+	"body{font-family:Verdana,'DejaVu Sans',sans-serif;font-size:13px;margin:16px 24px;"
+	"color:#222;background:#fff}\n"
+	"h1{font-size:22px;margin:0 0 12px}h2{font-size:18px;margin:28px 0 8px;"
+	"border-bottom:1px solid #ccc}h3{font-size:14px;margin:16px 0 6px}\n"
+	"table{border-collapse:collapse;margin:4px 0 10px}\n"
+	"th,td{padding:2px 8px;text-align:left;vertical-align:top}\n"
+	"table.t th{background:#eee;border-bottom:1px solid #bbb}\n"
+	"table.t tr:nth-child(even) td{background:#f7f7f7}\n"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"td.fn{font-family:'DejaVu Sans Mono',monospace;word-break:break-all}\n"
+	"table.kv th{color:#555;font-weight:normal;width:14em}\n"
+	".warn{color:#a00}\n"
+	".fg,.ps{overflow-x:auto}\n"
+	".kind{display:inline-block;width:9px;height:9px;margin-right:5px;border:1px solid #888}\n"
+	".kind.u{background:rgb(240,120,30)}.kind.k{background:rgb(90,180,220)}"
+	".kind.x{background:rgb(190,190,190)}.kind.p{background:rgb(135,210,110)}\n"
+	"nav a{margin-right:14px}\n";
+
+static void esc_td(FILE *o, const char *cls, const char *s)
+{
+	fprintf(o, cls ? "<td class=\"%s\">" : "<td>", cls);
+	rc_esc(o, s);
+	fputs("</td>", o);
+}
+
+static void kv(FILE *o, const char *key, const char *val)
+{
+	fprintf(o, "<tr><th>%s</th>", key);
+	esc_td(o, NULL, val);
+	fputs("</tr>\n", o);
+}
+
+static const char *source_name(uint32_t src)
+{
+	switch (src) {
+	case PMUPROF_SOURCE_PMU:
+		return "PMU overflow";
+	case PMUPROF_SOURCE_NMI_IPI:
+		return "NMI-IPI timer";
+	case PMUPROF_SOURCE_TIMER:
+		return "timer interrupt";
+	case PMUPROF_SOURCE_PEBS:
+		return "PEBS";
+	default:
+		return "";
+	}
+}
+
+static const char *kind_class(int kind)
+{
+	switch (kind) {
+	case PC_FRAME_KERNEL:
+		return "k";
+	case PC_FRAME_UNKNOWN:
+		return "x";
+	case PC_FRAME_PROCESS:
+		return "p";
+	default:
+		return "u";
+	}
+}
+
+static void accounting(FILE *o, const struct pc_set *s)
+{
+	const struct pc_accounting *a = &s->acct;
+	char b1[32], b2[32], buf[128];
+
+	fputs("<section id=\"accounting\"><h2>Accounting</h2>\n<table class=\"kv\">\n", o);
+	kv(o, "source", a->source);
+	if (a->format) {
+		if (a->version)
+			snprintf(buf, sizeof(buf), "%s (format version %u)", a->format, a->version);
+		else
+			snprintf(buf, sizeof(buf), "%s", a->format);
+		kv(o, "input format", buf);
+	}
+	if (a->hostname[0])
+		kv(o, "host", a->hostname);
+	if (a->kernel[0])
+		kv(o, "kernel", a->kernel);
+	if (a->cpu_model[0])
+		kv(o, "CPU", a->cpu_model);
+	if (a->cmdline[0])
+		kv(o, "command line", a->cmdline);
+	if (a->has_time) {
+		snprintf(buf, sizeof(buf), "%.3f s", (double)a->duration_ns / 1e9);
+		kv(o, "duration", buf);
+	}
+	kv(o, "samples read", rc_fmt_u64(b1, a->samples));
+	if (a->has_lost) {
+		snprintf(buf, sizeof(buf), "%s (%s of samples taken)", rc_fmt_u64(b1, a->lost),
+			 rc_fmt_pct(b2, a->lost, a->samples + a->lost));
+		fprintf(o, "<tr><th>lost</th><td%s>", a->lost ? " class=\"warn\"" : "");
+		rc_esc(o, buf);
+		fputs("</td></tr>\n", o);
+	} else {
+		kv(o, "lost", "not known for this input");
+	}
+	if (a->has_throttle)
+		kv(o, "throttled", rc_fmt_u64(b1, a->throttled));
+	if (a->filtered)
+		kv(o, "removed by filters", rc_fmt_u64(b1, a->filtered));
+	if (a->skipped) {
+		snprintf(buf, sizeof(buf), "%s (first: ", rc_fmt_u64(b1, a->skipped));
+		fprintf(o, "<tr><th>skipped</th><td class=\"warn\">");
+		rc_esc(o, buf);
+		rc_esc(o, a->first_skip);
+		fputs(")</td></tr>\n", o);
+	}
+	if (a->truncated) {
+		fprintf(o, "<tr><th>damage</th><td class=\"warn\">input ended early: ");
+		rc_esc(o, a->damage);
+		fputs("</td></tr>\n", o);
+	}
+	fputs("</table>\n", o);
+
+	fputs("<table class=\"t\"><tr><th>event</th><th>source</th><th>period</th>"
+	      "<th class=\"n\">samples</th><th class=\"n\">kept</th><th class=\"n\">weight</th>"
+	      "<th>weight unit</th><th class=\"n\">lost</th><th class=\"n\">throttled</th></tr>\n",
+	      o);
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct pc_agg *g = s->ev[i];
+		char unit[96];
+		fputs("<tr>", o);
+		fprintf(o, "<td><a href=\"#ev-%zu\">", i);
+		rc_esc(o, g->prof.event);
+		fputs("</a></td>", o);
+		esc_td(o, NULL, source_name(g->acct.source));
+		if (g->prof.freq_mode)
+			snprintf(buf, sizeof(buf), "varies (frequency mode)");
+		else if (g->prof.period)
+			snprintf(buf, sizeof(buf), "%s %s", rc_fmt_u64(b1, g->prof.period),
+				 g->prof.unit);
+		else
+			buf[0] = 0;
+		esc_td(o, NULL, buf);
+		esc_td(o, "n", rc_fmt_u64(b1, g->acct.samples));
+		esc_td(o, "n", rc_fmt_u64(b1, g->prof.total_samples));
+		esc_td(o, "n", rc_fmt_u64(b1, g->prof.total_weight));
+		esc_td(o, NULL, pc_unit_label(g, unit, sizeof(unit)));
+		if (a->has_lost) {
+			snprintf(buf, sizeof(buf), "%s (%s)", rc_fmt_u64(b1, g->acct.lost),
+				 rc_fmt_pct(b2, g->acct.lost, g->acct.samples + g->acct.lost));
+			esc_td(o, "n", buf);
+		} else {
+			esc_td(o, "n", "?");
+		}
+		esc_td(o, "n", a->has_throttle ? rc_fmt_u64(b1, g->acct.throttled) : "?");
+		fputs("</tr>\n", o);
+	}
+	fputs("</table></section>\n", o);
+}
+
+static void func_table(FILE *o, const struct pc_report_event *r, size_t top, int by_total)
+{
+	const struct pc_agg *a = r->agg;
+	const struct pc_profile *p = &a->prof;
+	int est = a->acct.weight_is_period;
+	size_t shown = 0;
+	char b1[32], b2[32], b3[32];
+
+	fprintf(o, "<h3>Top functions by %s</h3>\n",
+		by_total ? "total (inclusive)" : "self (exclusive)");
+	fprintf(o,
+		"<table class=\"t %s\"><tr><th class=\"n\">#</th><th class=\"n\">%s</th>"
+		"<th class=\"n\">samples</th>%s<th class=\"n\">%s</th><th>function</th></tr>\n",
+		by_total ? "total" : "self", by_total ? "total" : "self",
+		est ? "<th class=\"n\">est. count</th>" : "", by_total ? "self" : "total");
+	for (size_t i = 0; i < r->nr_funcs && shown < top; i++) {
+		const struct pc_func_row *f = by_total ? r->by_total[i] : &r->funcs[i];
+		uint64_t s = by_total ? f->total_samples : f->self_samples;
+		uint64_t w = by_total ? f->total_weight : f->self_weight;
+		uint64_t other = by_total ? f->self_weight : f->total_weight;
+		if (!s && !w)
+			break; /* sorted: the rest have nothing here */
+		shown++;
+		fprintf(o,
+			"<tr><td class=\"n\">%zu</td><td class=\"n\">%s</td><td "
+			"class=\"n\">%s</td>",
+			shown, rc_fmt_pct(b1, w, p->total_weight), rc_fmt_u64(b2, s));
+		if (est)
+			fprintf(o, "<td class=\"n\">%s</td>", rc_fmt_u64(b3, w));
+		fprintf(o,
+			"<td class=\"n\">%s</td><td class=\"fn\"><span class=\"kind %s\"></span>",
+			rc_fmt_pct(b1, other, p->total_weight), kind_class(f->kind));
+		rc_esc(o, f->name);
+		fputs("</td></tr>\n", o);
+	}
+	fputs("</table>\n", o);
+	if (!shown)
+		fputs("<p>No samples.</p>\n", o);
+}
+
+static void group_table(FILE *o, const char *title, const struct pc_group_row *g, size_t n,
+			size_t top, const struct pc_agg *a, int avail, const char *format)
+{
+	char b1[32], b2[32], b3[32];
+
+	fprintf(o, "<h3>%s</h3>\n", title);
+	if (!avail) {
+		fputs("<p>Not available: ", o);
+		rc_esc(o, format ? format : "this");
+		fputs(" input does not carry it.</p>\n", o);
+		return;
+	}
+	fputs("<table class=\"t\"><tr><th class=\"n\">share</th><th class=\"n\">samples</th>"
+	      "<th class=\"n\">weight</th><th>name</th></tr>\n",
+	      o);
+	for (size_t i = 0; i < n && i < top; i++) {
+		fprintf(o,
+			"<tr><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+			rc_fmt_pct(b1, g[i].weight, a->prof.total_weight),
+			rc_fmt_u64(b2, g[i].samples), rc_fmt_u64(b3, g[i].weight));
+		esc_td(o, NULL, g[i].name);
+		fputs("</tr>\n", o);
+	}
+	fputs("</table>\n", o);
+	if (n > top)
+		fprintf(o, "<p>... %zu more</p>\n", n - top);
+}
+
+static int event_section(FILE *o, const struct html_input *in, size_t i, size_t top)
+{
+	const struct pc_set *s = in->set;
+	const struct pc_agg *a = s->ev[i];
+	struct render_opts ro;
+	struct rc_tree t;
+	struct rc_svg_opts so = {.ro = &ro, .standalone = 0};
+	char sub[256], unit[96];
+	int err;
+
+	pc_render_opts(&ro, a, sub, sizeof(sub), unit, sizeof(unit));
+	fprintf(o, "<section class=\"event\" id=\"ev-%zu\"><h2>Event ", i);
+	rc_esc(o, a->prof.event);
+	fputs("</h2>\n<div class=\"fg\">\n", o);
+	if ((err = rc_tree__build(&t, &a->prof, 0)) || (err = rc_tree__layout(&t))) {
+		rc_tree__free(&t);
+		return err;
+	}
+	err = rc_flamegraph_write(o, &t, &so, NULL);
+	rc_tree__free(&t);
+	if (err)
+		return err;
+	fputs("</div>\n", o);
+	if (in->reports) {
+		const struct pc_report_event *r = &in->reports[i];
+		func_table(o, r, top, 0);
+		func_table(o, r, top, 1);
+		if (r->no_frame_samples)
+			fprintf(o, "<p>%llu samples had no function frame.</p>\n",
+				(unsigned long long)r->no_frame_samples);
+		group_table(o, "By process", r->procs, r->nr_procs, top, a, s->has_process,
+			    s->acct.format);
+		group_table(o, "By CPU", r->cpus, r->nr_cpus, (size_t)-1, a, s->has_cpu,
+			    s->acct.format);
+	}
+	fputs("</section>\n", o);
+	return ferror(o) ? -EIO : 0;
+}
+
+static void ps_tops(FILE *o, const char *what, const struct ps_top (*t)[PS_TOP_MAX],
+		    const size_t *nr, const struct ps_split *sp)
+{
+	char b1[32], b2[32];
+
+	for (int p = 0; p < PS__NR; p++) {
+		if (!nr[p])
+			continue;
+		fprintf(o, "<h3>Top %s on %s data pages</h3>\n", what, ps_page_names[p]);
+		fputs("<table class=\"t\"><tr><th class=\"n\">share</th><th "
+		      "class=\"n\">samples</th>"
+		      "<th>name</th></tr>\n",
+		      o);
+		for (size_t k = 0; k < nr[p] && k < PS_TOP_MAX; k++) {
+			fprintf(o, "<tr><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+				rc_fmt_pct(b1, t[p][k].weight, sp->weight[p]),
+				rc_fmt_u64(b2, t[p][k].samples));
+			esc_td(o, "fn", t[p][k].name);
+			fputs("</tr>\n", o);
+		}
+		fputs("</table>\n", o);
+	}
+}
+
+static int pagesize_section(FILE *o, const struct pagesize_summary *ps)
+{
+	int err;
+
+	fputs("<section id=\"pagesize\"><h2>Page sizes</h2>\n<div class=\"ps\">\n", o);
+	if ((err = rc_pagesize_write(o, ps, 0)))
+		return err;
+	fputs("</div>\n", o);
+	for (size_t i = 0; i < ps->nr_events; i++) {
+		const struct ps_event *e = &ps->events[i];
+		fputs("<h3>Event ", o);
+		rc_esc(o, e->event);
+		fputs("</h3>\n", o);
+		ps_tops(o, "symbols", (const struct ps_top(*)[PS_TOP_MAX])e->top_syms,
+			e->nr_top_syms, &e->data);
+		ps_tops(o, "processes", (const struct ps_top(*)[PS_TOP_MAX])e->top_procs,
+			e->nr_top_procs, &e->data);
+	}
+	fputs("</section>\n", o);
+	return ferror(o) ? -EIO : 0;
+}
+
+int render_html(FILE *o, const struct html_input *in)
+{
+	const struct pc_set *s;
+	size_t top;
+	int err;
+
+	if (!o || !in || !in->set)
+		return -EINVAL;
+	s = in->set;
+	top = in->top ? in->top : 20;
+	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
+	      "<meta charset=\"utf-8\"/>\n<title>pmuprof report: ",
+	      o);
+	rc_esc(o, in->title ? in->title : s->acct.source);
+	fprintf(o, "</title>\n<style>/*<![CDATA[*/\n%s%s/*]]>*/</style>\n</head>\n<body>\n",
+		page_css, rc_flame_css);
+	fputs("<h1>pmuprof report: ", o);
+	rc_esc(o, in->title ? in->title : s->acct.source);
+	fputs("</h1>\n<nav><a href=\"#accounting\">accounting</a>", o);
+	for (size_t i = 0; i < s->nr; i++) {
+		fprintf(o, "<a href=\"#ev-%zu\">", i);
+		rc_esc(o, s->ev[i]->prof.event);
+		fputs("</a>", o);
+	}
+	if (in->pagesize)
+		fputs("<a href=\"#pagesize\">page sizes</a>", o);
+	fputs("</nav>\n", o);
+	accounting(o, s);
+	if (!s->nr)
+		fputs("<p>No events with samples in this input.</p>\n", o);
+	for (size_t i = 0; i < s->nr; i++)
+		if ((err = event_section(o, in, i, top)))
+			return err;
+	if (in->pagesize && (err = pagesize_section(o, in->pagesize)))
+		return err;
+	fprintf(o,
+		"<script>//<![CDATA[\n%s(function () {\n\tvar s = "
+		"document.querySelectorAll('svg.pmuflame');\n\tfor (var i = 0; i !== s.length; "
+		"i++) pmuFlame(s[i]);\n})();\n//]]></script>\n</body>\n</html>\n",
+		rc_flame_js);
+	return ferror(o) ? -EIO : 0;
+}
