@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `perf script` text. A sample is a header line
+ *
+ *   COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT: [IP SYM+OFF (DSO)]
+ *
+ * (COMM may contain spaces; CPU, TIME and PERIOD are optional, as `perf
+ * script -F` allows) followed, when recorded with -g, by indented frame lines
+ * "ADDR SYM+OFF (DSO)", leaf first, and a blank line. Without callchains the
+ * frame is on the header line. Several events in one file become several
+ * profiles.
+ *
+ * Cost: one pass with memchr over lines; per frame one string hash.
+ */
+#include "input.h"
+#include "textparse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+struct ps_state {
+	struct pc_set *set;
+	const struct pc_filter *f;
+	struct pc_stackbuf sb;
+	/* current sample */
+	bool active, drop;
+	struct pc_agg *agg;
+	const char *comm;
+	size_t comm_len;
+	uint64_t period;
+	bool has_period;
+	bool header_frame; /* frame parsed from the header line */
+	uint64_t lineno;
+	double t_first, t_last;
+	bool has_time;
+};
+
+/* Parsed header line. */
+struct ps_header {
+	const char *comm;
+	size_t comm_len;
+	uint64_t pid, tid;
+	bool has_cpu;
+	uint64_t cpu;
+	bool has_time;
+	double time;
+	bool has_period;
+	uint64_t period;
+	const char *event;
+	size_t event_len;
+	const char *rest; /* after the event token: maybe "IP SYM (DSO)" */
+	const char *end;
+};
+
+/* Try to parse the header assuming the pid token starts at q. */
+static bool try_header_at(const char *line, const char *q, const char *e, struct ps_header *h)
+{
+	const char *t = tok_end(q, e), *slash;
+	uint64_t v;
+
+	memset(h, 0, sizeof(*h));
+	slash = memchr(q, '/', (size_t)(t - q));
+	if (slash) {
+		if (!parse_u64_span(q, slash, &h->pid) || !parse_u64_span(slash + 1, t, &h->tid))
+			return false;
+	} else {
+		if (!parse_u64_span(q, t, &h->pid))
+			return false;
+		h->tid = h->pid;
+	}
+	/* comm: everything before q, trailing blanks removed */
+	const char *ce = q;
+	while (ce > line && is_ws(ce[-1]))
+		ce--;
+	if (ce == line)
+		return false;
+	h->comm = line;
+	h->comm_len = (size_t)(ce - line);
+
+	q = skip_ws(t, e);
+	t = tok_end(q, e);
+	if (q < e && *q == '[' && t - q >= 3 && t[-1] == ']') {
+		if (!parse_u64_span(q + 1, t - 1, &h->cpu))
+			return false;
+		h->has_cpu = true;
+		q = skip_ws(t, e);
+		t = tok_end(q, e);
+	}
+	/* time: digits '.' digits ':' */
+	if (t - q >= 3 && t[-1] == ':' && isdigit((unsigned char)*q)) {
+		const char *dot = memchr(q, '.', (size_t)(t - q));
+		if (dot && all_digits(q, dot) && all_digits(dot + 1, t - 1)) {
+			h->has_time = true;
+			h->time = strtod(q, NULL);
+			q = skip_ws(t, e);
+			t = tok_end(q, e);
+		}
+	}
+	if (parse_u64_span(q, t, &v)) {
+		h->has_period = true;
+		h->period = v;
+		q = skip_ws(t, e);
+		t = tok_end(q, e);
+	}
+	/* event: token ending in ':' and not a number */
+	if (t - q < 2 || t[-1] != ':' || isdigit((unsigned char)*q))
+		return false;
+	h->event = q;
+	h->event_len = (size_t)(t - q - 1);
+	/* perf prints modifiers as "cycles:ppp:"; keep them in the name */
+	h->rest = skip_ws(t, e);
+	h->end = e;
+	return true;
+}
+
+static bool parse_header(const char *line, const char *e, struct ps_header *h)
+{
+	const char *q = tok_end(line, e);
+
+	/* pid is the first all-digit token after the comm whose continuation
+	 * parses; comm can contain spaces and digits, so back off and retry. */
+	while (q < e) {
+		q = skip_ws(q, e);
+		if (q < e && isdigit((unsigned char)*q) && try_header_at(line, q, e, h))
+			return true;
+		q = tok_end(q, e);
+	}
+	return false;
+}
+
+static const char *kernel_dso_module(const char *dso, size_t len, size_t *mlen)
+{
+	/* "[kernel.kallsyms]" -> kernel, "[xfs]" -> module xfs; "[unknown]",
+	 * "[vdso]" and other pseudo-files are not kernel. */
+	static const char *const not_kernel[] = {"unknown", "vdso",   "vsyscall", "heap",
+						 "stack",   "anon",   "jit",	  "vvar",
+						 "uprobes", "vectors"};
+	if (len < 3 || dso[0] != '[' || dso[len - 1] != ']')
+		return NULL;
+	dso++;
+	len -= 2;
+	if (len >= 6 && !strncmp(dso, "kernel", 6)) {
+		*mlen = 0;
+		return dso;
+	}
+	for (size_t i = 0; i < PC_ARRAY_SIZE(not_kernel); i++)
+		if (!strncmp(dso, not_kernel[i], strlen(not_kernel[i])))
+			return NULL;
+	*mlen = len;
+	return dso;
+}
+
+/* Parse "ADDR SYM+0xOFF (DSO)" in [p, e) and push it. */
+static int push_frame(struct ps_state *st, struct pc_agg *a, const char *p, const char *e)
+{
+	const char *t = tok_end(p, e), *sym, *se, *dso = NULL;
+	size_t dlen = 0, mlen = 0;
+	uint64_t addr = 0;
+	bool have_addr = parse_hex_span(p, t, &addr);
+	char buf[1024];
+	int kind, side;
+	int64_t id;
+
+	sym = have_addr ? skip_ws(t, e) : p;
+	se = e;
+	while (se > sym && is_ws(se[-1]))
+		se--;
+	if (se > sym && se[-1] == ')') {
+		/* dso: the last " (" group */
+		const char *o = se - 1;
+		while (o > sym && !(o[0] == '(' && is_ws(o[-1])))
+			o--;
+		if (o[0] == '(' && (o == sym || is_ws(o[-1]))) {
+			dso = o + 1;
+			dlen = (size_t)(se - 1 - dso);
+			se = o;
+			while (se > sym && is_ws(se[-1]))
+				se--;
+		}
+	}
+	/* strip "+0xOFF" */
+	for (const char *x = se; x > sym; x--) {
+		if (x[-1] != '+')
+			continue;
+		uint64_t off;
+		if (se - x > 2 && x[0] == '0' && x[1] == 'x' && parse_hex_span(x, se, &off) &&
+		    x - 1 > sym)
+			se = x - 1;
+		break;
+	}
+	const char *mod = dso ? kernel_dso_module(dso, dlen, &mlen) : NULL;
+	side = (mod || addr >= KERNEL_ADDR_MIN) ? PC_FRAME_KERNEL : PC_FRAME_USER;
+	if (se == sym || (se - sym == 9 && !memcmp(sym, "[unknown]", 9))) {
+		kind = PC_FRAME_UNKNOWN;
+		id = pc_strtab__intern(&a->names, "[unknown]", 9, kind);
+	} else if (mod && mlen) {
+		kind = PC_FRAME_KERNEL;
+		int n = snprintf(buf, sizeof(buf), "%.*s [%.*s]", (int)(se - sym), sym, (int)mlen,
+				 mod);
+		if (n < 0 || (size_t)n >= sizeof(buf))
+			n = (int)sizeof(buf) - 1;
+		id = pc_strtab__intern(&a->names, buf, (size_t)n, kind);
+	} else {
+		kind = side;
+		id = pc_strtab__intern(&a->names, sym, (size_t)(se - sym), kind);
+	}
+	if (id < 0)
+		return (int)id;
+	if (st->sb.nr >= PC_MAX_FRAMES) {
+		st->sb.cut = true; /* keep the leaf-most frames */
+		return 0;
+	}
+	st->sb.ids[st->sb.nr] = (uint32_t)id;
+	st->sb.kinds[st->sb.nr++] = (uint8_t)side;
+	return 0;
+}
+
+static int end_sample(struct ps_state *st)
+{
+	struct pc_agg *a = st->agg;
+	int r;
+
+	if (!st->active)
+		return 0;
+	st->active = false;
+	if (st->drop)
+		return 0;
+	uint64_t w = (st->f->weight == PC_WEIGHT_PERIOD && st->has_period) ? st->period : 1;
+	int64_t pid = -1;
+	if (!st->f->no_process) {
+		pid = pc_strtab__intern(&a->names, st->comm, st->comm_len, PC_FRAME_PROCESS);
+		if (pid < 0)
+			return (int)pid;
+	}
+	r = pc_stackbuf__commit(&st->sb, a, pid, st->f, 1, w);
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		st->set->acct.filtered++;
+		return 0;
+	}
+	a->acct.kept++;
+	a->acct.weight += w;
+	return 0;
+}
+
+static int start_sample(struct ps_state *st, const struct ps_header *h)
+{
+	char name[128];
+	const struct pc_filter *f = st->f;
+	struct pc_agg *a;
+
+	snprintf(name, sizeof(name), "%.*s", (int)h->event_len, h->event);
+	st->set->acct.samples++;
+	if (f->event && strcmp(f->event, name)) {
+		st->active = true;
+		st->drop = true;
+		return 0;
+	}
+	a = pc_set__event(st->set, name);
+	if (!a)
+		return -errno;
+	if (a->acct.samples++ == 0) {
+		bool clock = !strncmp(name, "cpu-clock", 9) || !strncmp(name, "task-clock", 10);
+		bool per = f->weight == PC_WEIGHT_PERIOD && h->has_period;
+		snprintf(a->prof.unit, sizeof(a->prof.unit), "%s",
+			 per ? (clock ? "ns" : "events") : "samples");
+		a->acct.weight_is_period = per;
+		a->prof.period = h->has_period ? h->period : 0;
+	} else if (h->has_period && a->prof.period != h->period) {
+		a->prof.freq_mode = 1;
+	}
+	st->active = true;
+	st->agg = a;
+	st->drop = (f->has_pid && (int64_t)h->pid != f->pid) ||
+		   (f->comm &&
+		    (strlen(f->comm) != h->comm_len || strncmp(f->comm, h->comm, h->comm_len))) ||
+		   (f->has_cpu && (!h->has_cpu || h->cpu != f->cpu));
+	if (st->drop) {
+		st->set->acct.filtered++;
+		return 0;
+	}
+	st->comm = h->comm;
+	st->comm_len = h->comm_len;
+	st->period = h->period;
+	st->has_period = h->has_period;
+	st->sb.nr = 0;
+	st->sb.cut = false;
+	if (h->has_cpu) {
+		st->set->has_cpu = true;
+		uint64_t w = (f->weight == PC_WEIGHT_PERIOD && h->has_period) ? h->period : 1;
+		int r = pc_agg__add_cpu(a, (uint32_t)h->cpu, 1, w);
+		if (r)
+			return r;
+	}
+	if (h->has_time) {
+		if (!st->has_time || h->time < st->t_first)
+			st->t_first = h->time;
+		if (!st->has_time || h->time > st->t_last)
+			st->t_last = h->time;
+		st->has_time = true;
+	}
+	/* frame on the header line (no callchain) */
+	st->header_frame = false;
+	const char *r0 = h->rest;
+	if (r0 < h->end) {
+		const char *t = tok_end(r0, h->end);
+		uint64_t ip;
+		if (parse_hex_span(r0, t, &ip)) {
+			int r = push_frame(st, a, r0, h->end);
+			if (r)
+				return r;
+			st->header_frame = true;
+		}
+	}
+	return 0;
+}
+
+int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const struct pc_filter *f)
+{
+	struct ps_state *st = calloc(1, sizeof(*st));
+	const char *p = buf, *end = buf + len;
+	struct pc_progress prog;
+	int r = 0;
+
+	if (!st)
+		return -ENOMEM;
+	st->set = s;
+	st->f = f;
+	s->has_process = !f->no_process;
+	if (!s->acct.format)
+		s->acct.format = "perf-script";
+	pc_progress__begin(&prog, "reading perf script", len);
+	while (p < end) {
+		size_t ll;
+		const char *line = p;
+		p = pc_next_line(p, end, &ll);
+		const char *le = line + ll;
+		st->lineno++;
+		if ((st->lineno & 0xffff) == 0)
+			pc_progress__update(&prog, (uint64_t)(p - buf), s->acct.samples);
+		const char *q = skip_ws(line, le);
+		if (q == le) { /* blank: end of sample */
+			if ((r = end_sample(st)))
+				break;
+			continue;
+		}
+		if (*q == '#')
+			continue;
+		/* perf right-aligns the comm, so a header may be indented too:
+		 * anything that parses as a header is one (frame lines never
+		 * have a digits token followed by "EVENT:") */
+		struct ps_header h;
+		const char *t1 = tok_end(q, le), *q2 = skip_ws(t1, le);
+		uint64_t ip0;
+		bool framey = q != line && parse_hex_span(q, t1, &ip0) &&
+			      (q2 == le || !isdigit((unsigned char)*q2));
+		if (!framey && parse_header(q, le, &h)) {
+			if ((r = end_sample(st)) || (r = start_sample(st, &h)))
+				break;
+			continue;
+		}
+		if (q == line) {
+			end_sample(st);
+			pc_set__skip(s, "line %llu: not a perf script sample header: %.*s",
+				     (unsigned long long)st->lineno, PC_SNIP(line, le), line);
+			continue;
+		}
+		/* indented: a frame of the current sample */
+		if (!st->active) {
+			pc_set__skip(s, "line %llu: frame line outside a sample",
+				     (unsigned long long)st->lineno);
+			continue;
+		}
+		if (st->drop)
+			continue;
+		if (!parse_hex_span(q, t1, &ip0)) {
+			pc_set__skip(s, "line %llu: frame line without an address: %.*s",
+				     (unsigned long long)st->lineno, PC_SNIP(q, le), q);
+			continue;
+		}
+		if (st->header_frame) {
+			/* callchain repeats the IP; the header frame was a guess */
+			st->sb.nr = 0;
+			st->header_frame = false;
+		}
+		if ((r = push_frame(st, st->agg, q, le)))
+			break;
+	}
+	if (!r)
+		r = end_sample(st);
+	pc_progress__end(&prog);
+	if (st->has_time) {
+		s->acct.has_time = true;
+		s->acct.duration_ns = (uint64_t)((st->t_last - st->t_first) * 1e9 + 0.5);
+	}
+	free(st);
+	return r;
+}

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Native pmuprof data files, through lib/pmufile.
+ *
+ * Two phases, so that cost per sample stays tiny and symbolization cost
+ * grows with unique addresses:
+ *  1. walk every record in place (the reader maps the file); for each kept
+ *     sample hash (event, pid, comm, mode, raw kernel+user addresses) into a
+ *     table of unique raw stacks and add samples/weight. No allocation per
+ *     sample, only per new unique stack.
+ *  2. symbolize each unique raw stack: every distinct (pid, address) is
+ *     resolved once through a cache (recorded maps -> binary + file offset
+ *     -> ELF symbol; kernel via kallsyms/vmlinux), then the symbolic stack is
+ *     added to its event's profile (where different raw stacks that resolve
+ *     to the same functions merge).
+ *
+ * The raw stack keeps the time of its first sample for the maps lookup: a
+ * process that exec()s during the recording and reuses an identical raw
+ * stack under the new image is attributed to the first image (rare; the
+ * addresses would have to coincide exactly).
+ */
+#include "input.h"
+#include "pagesize.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#ifdef PMUCONV_NO_PMUFILE
+int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
+		       size_t errlen)
+{
+	(void)s;
+	(void)o;
+	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", path);
+	return -ENOSYS;
+}
+#else
+#include "lib/pmufile/pmufile.h"
+
+#define KMODE	      1u /* raw key flag: sample interrupted kernel mode */
+
+/* A unique raw stack: this header, then nk + nu addresses, stored inline
+ * in one arena (l->raw) so a lookup touches one contiguous run of memory. */
+struct raw_ent {
+	uint64_t hash;
+	uint64_t samples, weight;
+	uint64_t time; /* first sample's, for the maps lookup */
+	int32_t pid;
+	uint16_t event;
+	uint8_t flags;
+	uint8_t __pad0;
+	uint16_t nk, nu;
+	uint32_t __pad1;
+	char comm[16];
+	uint64_t addrs[]; /* kstack then ustack, innermost first */
+};
+_Static_assert(sizeof(struct raw_ent) % sizeof(uint64_t) == 0, "raw_ent is 8-byte units");
+#define RAW_HDR_WORDS (sizeof(struct raw_ent) / sizeof(uint64_t))
+
+struct addr_ent {
+	int32_t pid; /* -1 kernel */
+	uint32_t adj;
+	uint64_t addr;
+	const char *name;
+	int kind;
+};
+
+struct loader {
+	struct pc_set *set;
+	const struct pc_load_opts *o;
+	struct pmufile *f;
+	struct symbolizer *sym;
+	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
+	/* raw stacks: entries in an arena of u64 words, slots hold offset + 1 */
+	uint64_t *raw;
+	size_t raw_nr, raw_cap;
+	size_t nr_ents;
+	uint32_t *slots; /* arena offset (u64 units) + 1; 4 bytes keep the table cache-dense */
+	size_t nslots;
+	/* address cache */
+	struct addr_ent *cache;
+	size_t cache_nr, cache_slots;
+	/* accounting */
+	uint64_t records, samples, lost, throttled, bad;
+	uint64_t tmin, tmax;
+	struct pc_progress prog;
+	int err;
+};
+
+static inline struct raw_ent *raw_at(const struct loader *l, uint64_t off)
+{
+	return (struct raw_ent *)(l->raw + off);
+}
+
+static int raw_rehash(struct loader *l, size_t n)
+{
+	uint32_t *sl = calloc(n, sizeof(*sl));
+
+	if (!sl)
+		return -ENOMEM;
+	for (size_t off = 0; off < l->raw_nr;) {
+		const struct raw_ent *e = raw_at(l, off);
+		size_t j = e->hash & (n - 1);
+		while (sl[j])
+			j = (j + 1) & (n - 1);
+		sl[j] = (uint32_t)(off + 1);
+		off += RAW_HDR_WORDS + e->nk + e->nu;
+	}
+	free(l->slots);
+	l->slots = sl;
+	l->nslots = n;
+	return 0;
+}
+
+/* The hot path: one hash over the stack words, one compare on a hit.
+ * Kernel and user frames are contiguous in the record (u == k + nk), so
+ * both are hashed and compared as one array. */
+static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags,
+		   const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
+{
+	uint64_t c0, c1, h;
+	size_t j, n = (size_t)nk + nu;
+
+	memcpy(&c0, s->comm, 8);
+	memcpy(&c1, s->comm + 8, 8);
+	h = pc_mix(PC_HASH_SEED, (uint64_t)s->event | (uint64_t)flags << 16 | (uint64_t)nk << 24 |
+					 (uint64_t)nu << 40);
+	h = pc_mix(h, (uint64_t)(uint32_t)s->pid);
+	h = pc_mix(h, c0 ^ (c1 * 0x9e3779b97f4a7c15ull));
+	h = pc_hash_u64s_4(k, n, h);
+
+	for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1)) {
+		struct raw_ent *e = raw_at(l, l->slots[j] - 1);
+		if (e->hash == h && e->nk == nk && e->nu == nu && e->event == s->event &&
+		    e->pid == (int32_t)s->pid && e->flags == flags &&
+		    !memcmp(e->comm, s->comm, 16) && (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
+			e->samples++;
+			e->weight += w;
+			return 0;
+		}
+	}
+	if (l->nr_ents + 1 > l->nslots / 2) {
+		if (raw_rehash(l, l->nslots * 2))
+			return -ENOMEM;
+		for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1))
+			;
+	}
+	if (pc_grow((void **)&l->raw, &l->raw_cap, l->raw_nr + RAW_HDR_WORDS + n, sizeof(*l->raw)))
+		return -ENOMEM;
+	struct raw_ent *e = raw_at(l, l->raw_nr);
+	memset(e, 0, sizeof(*e));
+	e->hash = h;
+	e->nk = nk;
+	e->nu = nu;
+	e->event = s->event;
+	e->flags = flags;
+	e->pid = (int32_t)s->pid;
+	memcpy(e->comm, s->comm, 16);
+	e->time = s->time_ns;
+	e->samples = 1;
+	e->weight = w;
+	if (n)
+		memcpy(e->addrs, k, n * sizeof(*k));
+	l->slots[j] = (uint32_t)(l->raw_nr + 1);
+	l->raw_nr += RAW_HDR_WORDS + n;
+	l->nr_ents++;
+	return 0;
+}
+
+static int on_record(void *ctx, const struct pmuprof_record_header *rec)
+{
+	struct loader *l = ctx;
+	const struct pc_filter *f = &l->o->filter;
+
+	if ((++l->records & 0xfffff) == 0)
+		pc_progress__update(&l->prog, l->records, l->samples);
+	switch (rec->type) {
+	case PMUPROF_REC_SAMPLE: {
+		struct pmufile_sample_view v;
+		if (pmufile__sample_view(rec, &v)) {
+			if (l->bad++ == 0)
+				pc_set__skip(l->set,
+					     "sample record %llu: sizes disagree with its "
+					     "header (size %u)",
+					     (unsigned long long)l->records, rec->size);
+			else
+				l->set->acct.skipped++;
+			return 0;
+		}
+		const struct pmuprof_sample *s = v.s;
+		l->samples++;
+		if (s->time_ns < l->tmin)
+			l->tmin = s->time_ns;
+		if (s->time_ns > l->tmax)
+			l->tmax = s->time_ns;
+		struct pc_agg *a = s->event < PMUPROF_MAX_EVENTS ? l->agg[s->event] : NULL;
+		if (!a) {
+			if (s->event >= l->f->nr_events && s->event >= PMUPROF_MAX_EVENTS)
+				pc_set__skip(l->set,
+					     "sample with event index %u beyond the "
+					     "file's %u events",
+					     s->event, l->f->nr_events);
+			return 0;
+		}
+		a->acct.samples++;
+		if ((f->has_pid && (int32_t)s->pid != f->pid) ||
+		    (f->comm && strncmp(f->comm, s->comm, sizeof(s->comm))) ||
+		    (f->has_cpu && s->cpu != f->cpu)) {
+			l->set->acct.filtered++;
+			return 0;
+		}
+		uint64_t w = f->weight == PC_WEIGHT_PERIOD ? s->period : 1;
+		if (pc_agg__add_cpu(a, s->cpu, 1, w) == -ENOMEM)
+			return -ENOMEM;
+		if (l->o->pagesize && pagesize_acc__add(l->o->pagesize, s->event, &v, w))
+			return -ENOMEM;
+		uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
+		const uint64_t *k = v.kstack;
+		uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
+		/* no stacks recorded: the interrupted IP is the only frame */
+		if (!nk && !nu && s->ip) {
+			k = (const uint64_t *)&s->ip;
+			if (flags & KMODE)
+				nk = 1;
+			else
+				nu = 1;
+		}
+		return raw_add(l, s, flags, k, nk, nu, w);
+	}
+	case PMUPROF_REC_LOST:
+		if (rec->size >= sizeof(struct pmuprof_lost))
+			l->lost += ((const struct pmuprof_lost *)rec)->lost;
+		return 0;
+	case PMUPROF_REC_THROTTLE:
+	case PMUPROF_REC_PERIOD:
+		if (rec->size >= sizeof(struct pmuprof_throttle)) {
+			const struct pmuprof_throttle *t = (const void *)rec;
+			struct pc_agg *a = t->event < PMUPROF_MAX_EVENTS ? l->agg[t->event] : NULL;
+			if (rec->type == PMUPROF_REC_THROTTLE) {
+				l->throttled++;
+				if (a)
+					a->acct.throttled++;
+			} else if (a) {
+				a->acct.period_changes++;
+				a->prof.freq_mode = 1;
+			}
+		}
+		return 0;
+	default:
+		return 0; /* unknown record types are skipped by size (ABI rule) */
+	}
+}
+
+/* ---- phase 2: symbolization ------------------------------------------ */
+
+static uint64_t addr_hash(int32_t pid, uint64_t addr, uint32_t adj)
+{
+	return pc_fmix(
+		pc_mix(pc_mix(PC_HASH_SEED, (uint64_t)(uint32_t)pid | (uint64_t)adj << 32), addr));
+}
+
+static int cache_grow(struct loader *l)
+{
+	size_t n = l->cache_slots ? l->cache_slots * 2 : 4096;
+	struct addr_ent *c = calloc(n, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->cache_slots; i++) {
+		struct addr_ent *e = &l->cache[i];
+		if (!e->name)
+			continue;
+		size_t j = addr_hash(e->pid, e->addr, e->adj) & (n - 1);
+		while (c[j].name)
+			j = (j + 1) & (n - 1);
+		c[j] = *e;
+	}
+	free(l->cache);
+	l->cache = c;
+	l->cache_slots = n;
+	return 0;
+}
+
+/* Resolve (pid, addr) once. adj: a return address; look up addr - 1 so a
+ * call that ends its function is attributed to the caller. */
+static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t addr, int kernel,
+				      uint32_t adj, uint64_t t)
+{
+	int32_t key = kernel ? -1 : pid;
+	size_t j;
+
+	if (l->cache_nr + 1 > l->cache_slots / 2 && cache_grow(l))
+		return NULL;
+	for (j = addr_hash(key, addr, adj) & (l->cache_slots - 1); l->cache[j].name;
+	     j = (j + 1) & (l->cache_slots - 1))
+		if (l->cache[j].pid == key && l->cache[j].addr == addr && l->cache[j].adj == adj)
+			return &l->cache[j];
+	uint64_t a = addr - adj;
+	struct sym_result r;
+	if (kernel) {
+		r = sym__kernel(l->sym, a);
+	} else {
+		const struct pmufile_mmap *m = pmufile__find_mmap(l->f, pid, a, t);
+		if (m)
+			r = sym__user(l->sym, m->path, m->build_id,
+				      m->build_id_size <= 20 ? m->build_id_size : 20,
+				      a + adj - m->start + m->pgoff, adj);
+		else
+			r = (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};
+	}
+	l->cache[j] = (struct addr_ent){
+		.pid = key, .adj = adj, .addr = addr, .name = r.name, .kind = r.kind};
+	l->cache_nr++;
+	return &l->cache[j];
+}
+
+static const char *ps_resolve(void *ctx, int32_t pid, uint64_t ip, uint64_t t, int kernel)
+{
+	const struct addr_ent *e = resolve(ctx, pid, ip, kernel, 0, t);
+
+	return e ? e->name : "[unknown]";
+}
+
+static int symbolize_all(struct loader *l)
+{
+	struct pc_stackbuf *sb = malloc(sizeof(*sb));
+	const struct pc_filter *f = &l->o->filter;
+	int r = 0;
+
+	if (!sb)
+		return -ENOMEM;
+	for (size_t off = 0; off < l->raw_nr && !r;) {
+		const struct raw_ent *e = raw_at(l, off);
+		off += RAW_HDR_WORDS + e->nk + e->nu;
+		struct pc_agg *a = l->agg[e->event];
+		const uint64_t *k = e->addrs, *u = k + e->nk;
+		sb->nr = 0;
+		for (uint32_t x = 0; x < e->nk && sb->nr < PC_MAX_FRAMES; x++) {
+			const struct addr_ent *ae = resolve(l, e->pid, k[x], 1, x > 0, e->time);
+			int64_t id;
+			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
+							   ae->kind)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			sb->ids[sb->nr] = (uint32_t)id;
+			sb->kinds[sb->nr++] = PC_FRAME_KERNEL;
+		}
+		for (uint32_t x = 0; !r && x < e->nu && sb->nr < PC_MAX_FRAMES; x++) {
+			/* a user address in the kernel half is bogus (fault mid-walk) */
+			int kern = u[x] >= 0xff00000000000000ull;
+			const struct addr_ent *ae = resolve(l, e->pid, u[x], kern, x > 0, e->time);
+			int64_t id;
+			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
+							   ae->kind)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			sb->ids[sb->nr] = (uint32_t)id;
+			sb->kinds[sb->nr++] = kern ? PC_FRAME_KERNEL : PC_FRAME_USER;
+		}
+		if (r)
+			break;
+		int64_t pid = -1;
+		if (!f->no_process) {
+			size_t cl = strnlen(e->comm, sizeof(e->comm));
+			pid = pc_strtab__intern(&a->names, cl ? e->comm : "[unknown]", cl ? cl : 9,
+						PC_FRAME_PROCESS);
+			if (pid < 0) {
+				r = (int)pid;
+				break;
+			}
+		}
+		int c = pc_stackbuf__commit(sb, a, pid, f, e->samples, e->weight);
+		if (c < 0) {
+			r = c;
+		} else if (c == 0) {
+			l->set->acct.filtered += e->samples;
+		} else {
+			a->acct.kept += e->samples;
+			a->acct.weight += e->weight;
+		}
+	}
+	free(sb);
+	return r;
+}
+
+static const char *default_unit(uint32_t source)
+{
+	return source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER ? "ns" : "events";
+}
+
+int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
+		       size_t errlen)
+{
+	struct loader *l = calloc(1, sizeof(*l));
+	struct pc_accounting *ac = &s->acct;
+	const struct pc_filter *flt = &o->filter;
+	int r;
+
+	if (!l)
+		return -ENOMEM;
+	l->set = s;
+	l->o = o;
+	l->tmin = UINT64_MAX;
+	l->f = pmufile__open(path, flt->salvage ? PMUFILE_OPEN_SALVAGE : 0, err, errlen);
+	if (!l->f) {
+		r = errno ? -errno : -EINVAL;
+		if (!flt->salvage && !err[0])
+			snprintf(err, errlen, "%s: not a readable pmuprof file", path);
+		goto out;
+	}
+	struct pmufile *f = l->f;
+	ac->format = "pmuprof";
+	ac->version = f->version;
+	snprintf(ac->source, sizeof(ac->source), "%s", path);
+	snprintf(ac->hostname, sizeof(ac->hostname), "%s", f->hdr.hostname);
+	snprintf(ac->kernel, sizeof(ac->kernel), "%s", f->hdr.kernel_release);
+	snprintf(ac->cpu_model, sizeof(ac->cpu_model), "%s", f->hdr.cpu_model_name);
+	snprintf(ac->cmdline, sizeof(ac->cmdline), "%.511s", f->hdr.cmdline);
+	s->has_cpu = true;
+	s->has_process = !flt->no_process;
+
+	bool any = false;
+	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
+		const struct pmufile_event *ev = &f->events[i];
+		char name[128];
+		snprintf(name, sizeof(name), "%s", ev->name[0] ? ev->name : "event");
+		if (flt->event && strcmp(flt->event, name))
+			continue;
+		if (pc_set__find(s, name)) /* same name twice: keep them apart */
+			snprintf(name, sizeof(name), "%.100s#%u", ev->name, ev->index);
+		struct pc_agg *a = pc_set__event(s, name);
+		if (!a) {
+			r = -ENOMEM;
+			goto out;
+		}
+		if (ev->index >= PMUPROF_MAX_EVENTS) {
+			r = -EBADMSG;
+			snprintf(err, errlen, "%s: event '%s' has index %u (max %d)", path, name,
+				 ev->index, PMUPROF_MAX_EVENTS - 1);
+			goto out;
+		}
+		l->agg[ev->index] = a;
+		any = true;
+		a->acct.source = ev->source;
+		a->acct.weight_is_period = flt->weight == PC_WEIGHT_PERIOD;
+		snprintf(a->prof.unit, sizeof(a->prof.unit), "%s",
+			 !a->acct.weight_is_period ? "samples"
+			 : ev->unit[0]		   ? ev->unit
+						   : default_unit(ev->source));
+		if (ev->flags & PMUPROF_EVF_FREQ)
+			a->prof.freq_mode = 1;
+		else
+			a->prof.period = ev->period;
+		if (f->has_trailer && ev->index < PMUPROF_MAX_EVENTS)
+			a->acct.lost = f->trailer.event_lost[ev->index];
+		else if (f->has_stats)
+			a->acct.lost = f->stats.event_lost[ev->index];
+	}
+	if (flt->event && !any) {
+		snprintf(err, errlen, "%s: no event named '%s' (events:", path, flt->event);
+		for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
+			size_t n = strlen(err);
+			snprintf(err + n, errlen - n, " %s", f->events[i].name);
+		}
+		size_t n = strlen(err);
+		snprintf(err + n, errlen - n, ")");
+		r = -ENOENT;
+		goto out;
+	}
+	l->sym = sym__new(&o->sym);
+	if (!l->sym) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (f->kallsyms && f->kallsyms_len)
+		sym__load_kallsyms(l->sym, f->kallsyms, f->kallsyms_len);
+	if (raw_rehash(l, 4096)) {
+		r = -ENOMEM;
+		goto out;
+	}
+	pc_progress__begin(&l->prog, "reading samples", f->has_trailer ? f->trailer.records : 0);
+	l->prog.bytes = 0;
+	r = pmufile__for_each_record(f, on_record, l, err, errlen);
+	pc_progress__end(&l->prog);
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	else if (r == -E2BIG)
+		snprintf(err, errlen, "%s: more unique stacks than pmuconv can hold (32 GB)", path);
+	if (r)
+		goto out;
+
+	ac->samples = l->samples;
+	ac->has_lost = true;
+	ac->lost = f->has_trailer ? f->trailer.lost : l->lost;
+	ac->has_throttle = true;
+	ac->throttled = f->has_trailer ? f->trailer.throttled : l->throttled;
+	if (f->has_trailer && f->trailer.end_session_ns > f->hdr.start_session_ns) {
+		ac->has_time = true;
+		ac->duration_ns = f->trailer.end_session_ns - f->hdr.start_session_ns;
+	} else if (f->has_stats && f->stats.stop_ns > f->stats.start_ns) {
+		ac->has_time = true;
+		ac->duration_ns = f->stats.stop_ns - f->stats.start_ns;
+	} else if (l->samples && l->tmax >= l->tmin) {
+		ac->has_time = true;
+		ac->duration_ns = l->tmax - l->tmin;
+	}
+	if (!f->has_trailer || f->damage[0] || f->frames_skipped) {
+		ac->truncated = true;
+		char where[64];
+		snprintf(where, sizeof(where), " (offset %llu, %llu frame(s) skipped)",
+			 (unsigned long long)f->damage_offset,
+			 (unsigned long long)f->frames_skipped);
+		snprintf(ac->damage, sizeof(ac->damage), "%.180s%s",
+			 f->damage[0] ? f->damage : "file ends without a trailer", where);
+		pc_warn("%s: damaged: %s; reporting what precedes the damage", path, ac->damage);
+	}
+	if (l->bad)
+		pc_warn("%s: skipped %llu malformed sample record(s); first: %s", path,
+			(unsigned long long)l->bad, ac->first_skip);
+
+	r = symbolize_all(l);
+	if (!r && o->pagesize) {
+		const char *names[PMUPROF_MAX_EVENTS], *units[PMUPROF_MAX_EVENTS];
+		for (uint32_t i = 0; i < PMUPROF_MAX_EVENTS; i++) {
+			names[i] = l->agg[i] ? l->agg[i]->prof.event : NULL;
+			units[i] = l->agg[i] ? l->agg[i]->prof.unit : NULL;
+		}
+		r = pagesize_acc__summarize(o->pagesize, ps_resolve, l, path,
+					    f->hdr.config_flags & PMUPROF_CF_DATA_ADDR,
+					    f->hdr.config_flags & PMUPROF_CF_CODE_PAGE, names,
+					    units, PMUPROF_MAX_EVENTS);
+	}
+	if (!r)
+		r = pc_set__finish(s);
+	if (r)
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+	if (!r) {
+		struct sym_stats st;
+		sym__stats(l->sym, &st);
+		if (st.binaries_missing)
+			pc_warn("%s: %llu binar%s not found on this host (frames shown as "
+				"binary+0xoffset; try --symfs)",
+				path, (unsigned long long)st.binaries_missing,
+				st.binaries_missing == 1 ? "y was" : "ies were");
+	}
+out:
+	sym__free(l->sym);
+	pmufile__close(l->f);
+	free(l->raw);
+	free(l->slots);
+	free(l->cache);
+	free(l);
+	return r;
+}
+#endif

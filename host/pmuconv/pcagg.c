@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+#include "pcagg.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+/* ---- names ------------------------------------------------------------ */
+
+static bool name_needs_escape(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == ';' || c < 0x20 || c == 0x7f)
+			return true;
+	}
+	return false;
+}
+
+size_t pc_escape_name(char *dst, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		dst[i] = c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	return len;
+}
+
+static int strtab_rehash(struct pc_strtab *t, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr; i++) {
+		size_t j = t->hashes[i] & (nslots - 1);
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+	return 0;
+}
+
+static int64_t strtab_intern_raw(struct pc_strtab *t, const char *s, size_t len, int kind)
+{
+	uint64_t h = pc_hash_bytes(s, len, PC_HASH_SEED + (uint64_t)kind);
+	size_t j;
+
+	if (t->nr + 1 > t->nslots / 2) {
+		if (t->nr >= UINT32_MAX - 1)
+			return -E2BIG;
+		if (strtab_rehash(t, t->nslots ? t->nslots * 2 : 1024))
+			return -ENOMEM;
+	}
+	for (j = h & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
+		uint32_t id = t->slots[j] - 1;
+		const struct pc_name *n = &t->names[id];
+		if (t->hashes[id] == h && n->kind == kind && !strncmp(n->name, s, len) &&
+		    n->name[len] == 0)
+			return id;
+	}
+	if (t->nr >= t->cap) {
+		size_t c1 = t->cap, c2 = t->cap;
+		if (pc_grow((void **)&t->names, &c1, t->nr + 1, sizeof(*t->names)) ||
+		    pc_grow((void **)&t->hashes, &c2, t->nr + 1, sizeof(*t->hashes)))
+			return -ENOMEM;
+		t->cap = c1 < c2 ? c1 : c2;
+	}
+	char *copy = pc_arena__strndup(&t->arena, s, len);
+	if (!copy)
+		return -ENOMEM;
+	t->names[t->nr].name = copy;
+	t->names[t->nr].kind = (uint8_t)kind;
+	t->hashes[t->nr] = h;
+	t->slots[j] = (uint32_t)t->nr + 1;
+	return (int64_t)t->nr++;
+}
+
+int64_t pc_strtab__intern(struct pc_strtab *t, const char *s, size_t len, int kind)
+{
+	if (name_needs_escape(s, len)) {
+		char *tmp = malloc(len ? len : 1);
+		int64_t r;
+
+		if (!tmp)
+			return -ENOMEM;
+		pc_escape_name(tmp, s, len);
+		r = strtab_intern_raw(t, tmp, len, kind);
+		free(tmp);
+		return r;
+	}
+	return strtab_intern_raw(t, s, len, kind);
+}
+
+void pc_strtab__free(struct pc_strtab *t)
+{
+	pc_arena__free(&t->arena);
+	free(t->names);
+	free(t->hashes);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- stacks ------------------------------------------------------------ */
+
+static uint64_t hash_frames(const uint32_t *f, uint32_t nr)
+{
+	uint64_t h = pc_mix(PC_HASH_SEED, nr);
+	uint32_t i = 0;
+
+	for (; i + 1 < nr; i += 2)
+		h = pc_mix(h, (uint64_t)f[i] | (uint64_t)f[i + 1] << 32);
+	if (i < nr)
+		h = pc_mix(h, f[i]);
+	return pc_fmix(h);
+}
+
+static int agg_rehash(struct pc_agg *a, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->nr_ents; i++) {
+		size_t j = a->ents[i].hash & (nslots - 1);
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(a->slots);
+	a->slots = slots;
+	a->nslots = nslots;
+	return 0;
+}
+
+int pc_agg__add(struct pc_agg *a, const uint32_t *frames, uint32_t nr, uint64_t samples,
+		uint64_t weight)
+{
+	uint64_t h = hash_frames(frames, nr);
+	size_t j;
+
+	if (a->finished)
+		return -EINVAL;
+	if (a->nr_ents + 1 > a->nslots / 2) {
+		if (a->nr_ents >= UINT32_MAX - 1)
+			return -E2BIG;
+		if (agg_rehash(a, a->nslots ? a->nslots * 2 : 4096))
+			return -ENOMEM;
+	}
+	for (j = h & (a->nslots - 1); a->slots[j]; j = (j + 1) & (a->nslots - 1)) {
+		struct pc_stackent *e = &a->ents[a->slots[j] - 1];
+		if (e->hash == h && e->nr == nr &&
+		    (!nr || !memcmp(a->pool + e->off, frames, nr * sizeof(*frames)))) {
+			e->samples += samples;
+			e->weight += weight;
+			return 0;
+		}
+	}
+	if (pc_grow((void **)&a->ents, &a->cap_ents, a->nr_ents + 1, sizeof(*a->ents)) ||
+	    pc_grow((void **)&a->pool, &a->pool_cap, a->pool_nr + nr, sizeof(*a->pool)))
+		return -ENOMEM;
+	if (nr) /* pool may still be NULL */
+		memcpy(a->pool + a->pool_nr, frames, nr * sizeof(*frames));
+	a->ents[a->nr_ents] = (struct pc_stackent){
+		.hash = h, .off = a->pool_nr, .nr = nr, .samples = samples, .weight = weight};
+	a->pool_nr += nr;
+	a->slots[j] = (uint32_t)++a->nr_ents;
+	return 0;
+}
+
+int pc_agg__add_cpu(struct pc_agg *a, uint32_t cpu, uint64_t samples, uint64_t weight)
+{
+	if (cpu >= 65536)
+		return -ERANGE;
+	if (cpu >= a->nr_cpus) {
+		size_t cap = a->nr_cpus;
+		if (pc_grow((void **)&a->cpus, &cap, (size_t)cpu + 1, sizeof(*a->cpus)))
+			return -ENOMEM;
+		memset(a->cpus + a->nr_cpus, 0, (cap - a->nr_cpus) * sizeof(*a->cpus));
+		a->nr_cpus = cap;
+	}
+	a->cpus[cpu].samples += samples;
+	a->cpus[cpu].weight += weight;
+	return 0;
+}
+
+static const struct pc_agg *sort_agg; /* qsort has no context argument */
+
+static int cmp_stack(const void *pa, const void *pb)
+{
+	const struct pc_stack *x = pa, *y = pb;
+	const struct pc_name *n = sort_agg->names.names;
+	uint32_t m = x->nr < y->nr ? x->nr : y->nr;
+
+	for (uint32_t i = 0; i < m; i++) {
+		if (x->frames[i] == y->frames[i])
+			continue;
+		int c = strcmp(n[x->frames[i]].name, n[y->frames[i]].name);
+		if (c)
+			return c;
+		c = (int)n[x->frames[i]].kind - (int)n[y->frames[i]].kind;
+		if (c)
+			return c;
+	}
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+int pc_agg__finish(struct pc_agg *a)
+{
+	struct pc_profile *p = &a->prof;
+
+	if (a->finished)
+		return 0;
+	p->names = a->names.names;
+	p->nr_names = a->names.nr;
+	p->stacks = calloc(a->nr_ents ? a->nr_ents : 1, sizeof(*p->stacks));
+	if (!p->stacks)
+		return -ENOMEM;
+	p->nr_stacks = a->nr_ents;
+	p->total_samples = p->total_weight = 0;
+	for (size_t i = 0; i < a->nr_ents; i++) {
+		struct pc_stackent *e = &a->ents[i];
+		p->stacks[i] = (struct pc_stack){.nr = e->nr,
+						 .frames = a->pool + e->off,
+						 .samples = e->samples,
+						 .weight = e->weight};
+		p->total_samples += e->samples;
+		p->total_weight += e->weight;
+	}
+	sort_agg = a;
+	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
+	sort_agg = NULL;
+	free(a->slots);
+	a->slots = NULL;
+	a->nslots = 0;
+	a->finished = true;
+	return 0;
+}
+
+void pc_agg__free(struct pc_agg *a)
+{
+	if (!a)
+		return;
+	pc_strtab__free(&a->names);
+	free(a->ents);
+	free(a->slots);
+	free(a->pool);
+	free(a->cpus);
+	free(a->prof.stacks);
+	free(a);
+}
+
+/* ---- sets -------------------------------------------------------------- */
+
+struct pc_agg *pc_set__find(const struct pc_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!strcmp(s->ev[i]->prof.event, name))
+			return s->ev[i];
+	return NULL;
+}
+
+struct pc_agg *pc_set__event(struct pc_set *s, const char *name)
+{
+	struct pc_agg *a = pc_set__find(s, name), **ev;
+
+	if (a)
+		return a;
+	if (s->nr >= 4096) { /* hostile input naming endless events */
+		errno = E2BIG;
+		return NULL;
+	}
+	ev = realloc(s->ev, (s->nr + 1) * sizeof(*ev));
+	if (!ev)
+		return NULL;
+	s->ev = ev;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	snprintf(a->prof.event, sizeof(a->prof.event), "%s", name);
+	snprintf(a->prof.unit, sizeof(a->prof.unit), "samples");
+	s->ev[s->nr++] = a;
+	return a;
+}
+
+int pc_set__finish(struct pc_set *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		int r = pc_agg__finish(s->ev[i]);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+void pc_set__free(struct pc_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr; i++)
+		pc_agg__free(s->ev[i]);
+	free(s->ev);
+	memset(s, 0, sizeof(*s));
+}
+
+void pc_set__skip(struct pc_set *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->acct.skipped++ == 0) {
+		va_start(ap, fmt);
+		vsnprintf(s->acct.first_skip, sizeof(s->acct.first_skip), fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* ---- stack builder ------------------------------------------------------ */
+
+int pc_stackbuf__commit(struct pc_stackbuf *b, struct pc_agg *a, int64_t process_id,
+			const struct pc_filter *f, uint64_t samples, uint64_t weight)
+{
+	uint32_t out[PC_MAX_FRAMES + 1];
+	uint32_t n = 0;
+	int mode = f ? f->mode : PC_MODE_ALL;
+	bool any = false;
+
+	if (process_id >= 0 && !(f && f->no_process))
+		out[n++] = (uint32_t)process_id;
+	for (uint32_t i = b->nr; i-- > 0;) {
+		int k = b->kinds[i];
+		if (mode == PC_MODE_KERNEL_ONLY && k != PC_FRAME_KERNEL)
+			continue;
+		if (mode == PC_MODE_USER_ONLY && k == PC_FRAME_KERNEL)
+			continue;
+		out[n++] = b->ids[i];
+		any = true;
+	}
+	if (mode != PC_MODE_ALL && !any)
+		return 0;
+	int r = pc_agg__add(a, out, n, samples, weight);
+	return r ? r : 1;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Building struct pc_profile (profile.h): name interning, the unique-stack
+ * table, per-CPU tallies, and the set of per-event profiles one input
+ * produces together with its accounting header.
+ *
+ * Cost model: adding a sample whose stack is already known costs one hash
+ * over its frame ids and one compare; memory grows only with unique stacks
+ * and unique names.
+ */
+#ifndef PMUCONV_PCAGG_H
+#define PMUCONV_PCAGG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "profile.h"
+#include "util.h"
+
+#define PC_MAX_FRAMES 4096 /* frames kept per stack; deeper stacks are cut at the root */
+
+struct pc_strtab {
+	struct pc_arena arena;
+	struct pc_name *names;
+	uint64_t *hashes;
+	size_t nr, cap;
+	uint32_t *slots; /* id + 1, 0 = empty */
+	size_t nslots;
+};
+/* Intern (s, len, kind); the stored name is escaped for folded output
+ * (';' -> ':', control characters -> '?'). Returns the id or a negative errno. */
+int64_t pc_strtab__intern(struct pc_strtab *t, const char *s, size_t len, int kind);
+void pc_strtab__free(struct pc_strtab *t);
+/* Escape in place into dst (dst may be s); returns the new length. */
+size_t pc_escape_name(char *dst, const char *s, size_t len);
+
+struct pc_stackent {
+	uint64_t hash;
+	size_t off; /* into pool */
+	uint32_t nr;
+	uint64_t samples, weight;
+};
+
+struct pc_tally {
+	uint64_t samples, weight;
+};
+
+/* Per-event accounting (what the report header prints). */
+struct pc_event_acct {
+	uint64_t samples; /* samples of this event read from the input */
+	uint64_t kept;	  /* after filters */
+	uint64_t weight;  /* sum of weights kept */
+	uint64_t lost;	  /* from the trailer / stats; has_lost says if known */
+	uint64_t throttled;
+	uint64_t period_changes;
+	uint32_t source; /* enum pmuprof_source, 0 if unknown */
+	int weight_is_period;
+};
+
+struct pc_agg {
+	struct pc_profile prof; /* event/unit/period/freq_mode set by the input */
+	struct pc_event_acct acct;
+	struct pc_strtab names;
+	struct pc_stackent *ents;
+	size_t nr_ents, cap_ents;
+	uint32_t *slots; /* ent index + 1 */
+	size_t nslots;
+	uint32_t *pool;
+	size_t pool_nr, pool_cap;
+	struct pc_tally *cpus; /* indexed by cpu */
+	size_t nr_cpus;
+	bool finished;
+};
+
+int pc_agg__add(struct pc_agg *a, const uint32_t *frames, uint32_t nr, uint64_t samples,
+		uint64_t weight);
+int pc_agg__add_cpu(struct pc_agg *a, uint32_t cpu, uint64_t samples, uint64_t weight);
+/* Fill a->prof (names, stacks sorted by folded text, totals). Idempotent. */
+int pc_agg__finish(struct pc_agg *a);
+void pc_agg__free(struct pc_agg *a);
+
+/* Accounting header of one input. */
+struct pc_accounting {
+	char source[1024];  /* file name */
+	const char *format; /* "pmuprof", "perf-script", "stap", "folded" */
+	uint32_t version;   /* pmuprof format version, 0 otherwise */
+	char hostname[65], kernel[65], cpu_model[64];
+	char cmdline[512];
+	bool has_time;
+	uint64_t duration_ns;
+	uint64_t samples; /* sample records/stacks read */
+	bool has_lost;
+	uint64_t lost;
+	bool has_throttle;
+	uint64_t throttled;
+	uint64_t skipped;     /* lines/records that could not be parsed */
+	char first_skip[256]; /* first skipped line/record: where and why */
+	bool truncated;	      /* salvage: data ended early */
+	char damage[256];
+	uint64_t filtered; /* samples removed by --pid/--comm/--cpu/mode filters */
+};
+
+struct pc_set {
+	struct pc_accounting acct;
+	size_t nr;
+	struct pc_agg **ev;
+	bool has_cpu, has_process; /* does the input carry per-cpu / process data */
+};
+
+struct pc_agg *pc_set__event(struct pc_set *s, const char *name); /* find or add */
+struct pc_agg *pc_set__find(const struct pc_set *s, const char *name);
+int pc_set__finish(struct pc_set *s);
+void pc_set__free(struct pc_set *s);
+void pc_set__skip(struct pc_set *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What every input honours. */
+enum pc_weight { PC_WEIGHT_PERIOD = 0, PC_WEIGHT_SAMPLES = 1 };
+enum pc_mode_filter { PC_MODE_ALL = 0, PC_MODE_KERNEL_ONLY = 1, PC_MODE_USER_ONLY = 2 };
+struct pc_filter {
+	const char *event; /* NULL = all events */
+	bool has_pid;
+	int32_t pid;
+	const char *comm;
+	bool has_cpu;
+	uint32_t cpu;
+	int mode;	 /* enum pc_mode_filter */
+	int weight;	 /* enum pc_weight */
+	bool no_process; /* omit the process root frame */
+	bool salvage;
+};
+
+/* Build helper used by the text inputs: collects one sample's frames
+ * (leaf first, as perf/stap print them) and commits them root first. */
+struct pc_stackbuf {
+	uint32_t ids[PC_MAX_FRAMES];
+	uint8_t kinds[PC_MAX_FRAMES]; /* side: PC_FRAME_KERNEL or PC_FRAME_USER */
+	uint32_t nr;
+	bool cut;
+};
+/* Apply the mode filter, reverse to root-first, prepend the process frame,
+ * add to agg. Returns 1 if added, 0 if filtered out, negative errno. */
+int pc_stackbuf__commit(struct pc_stackbuf *b, struct pc_agg *a, int64_t process_id,
+			const struct pc_filter *f, uint64_t samples, uint64_t weight);
+
+#endif

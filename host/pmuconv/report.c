@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: MIT
+#include "report.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include "include/uapi/pmuprof.h"
+
+static int cmp_self(const void *pa, const void *pb)
+{
+	const struct pc_func_row *a = pa, *b = pb;
+
+	if (a->self_weight != b->self_weight)
+		return a->self_weight < b->self_weight ? 1 : -1;
+	if (a->total_weight != b->total_weight)
+		return a->total_weight < b->total_weight ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_total(const void *pa, const void *pb)
+{
+	const struct pc_func_row *a = *(struct pc_func_row *const *)pa;
+	const struct pc_func_row *b = *(struct pc_func_row *const *)pb;
+
+	if (a->total_weight != b->total_weight)
+		return a->total_weight < b->total_weight ? 1 : -1;
+	if (a->self_weight != b->self_weight)
+		return a->self_weight < b->self_weight ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct pc_group_row *a = pa, *b = pb;
+
+	if (a->weight != b->weight)
+		return a->weight < b->weight ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+int pc_report__build(struct pc_report_event *r, const struct pc_agg *a)
+{
+	const struct pc_profile *p = &a->prof;
+	size_t n = p->nr_names ? p->nr_names : 1;
+	struct pc_func_row *rows = calloc(n, sizeof(*rows));
+	size_t *stamp = calloc(n, sizeof(*stamp));
+	int32_t *map = malloc(n * sizeof(*map));
+	struct pc_group_row *procs = calloc(n, sizeof(*procs));
+
+	memset(r, 0, sizeof(*r));
+	r->agg = a;
+	if (!rows || !stamp || !map || !procs)
+		goto nomem;
+	for (size_t i = 0; i < p->nr_names; i++) {
+		rows[i].name = p->names[i].name;
+		rows[i].kind = p->names[i].kind;
+		map[i] = -1;
+	}
+	for (size_t si = 0; si < p->nr_stacks; si++) {
+		const struct pc_stack *st = &p->stacks[si];
+		uint32_t leaf = UINT32_MAX;
+		for (uint32_t k = 0; k < st->nr; k++) {
+			uint32_t id = st->frames[k];
+			if (p->names[id].kind == PC_FRAME_PROCESS) {
+				if (k == 0) {
+					struct pc_group_row *g = &procs[id];
+					snprintf(g->name, sizeof(g->name), "%s", p->names[id].name);
+					g->samples += st->samples;
+					g->weight += st->weight;
+				}
+				continue;
+			}
+			leaf = id;
+			if (stamp[id] == si + 1)
+				continue; /* recursion: count once per stack */
+			stamp[id] = si + 1;
+			rows[id].total_samples += st->samples;
+			rows[id].total_weight += st->weight;
+		}
+		if (leaf == UINT32_MAX) {
+			r->no_frame_samples += st->samples;
+			r->no_frame_weight += st->weight;
+		} else {
+			rows[leaf].self_samples += st->samples;
+			rows[leaf].self_weight += st->weight;
+		}
+	}
+	/* compact: functions that appear at all */
+	size_t nf = 0, np = 0;
+	for (size_t i = 0; i < p->nr_names; i++) {
+		if (p->names[i].kind == PC_FRAME_PROCESS) {
+			if (procs[i].samples)
+				procs[np++] = procs[i];
+			continue;
+		}
+		if (rows[i].total_samples || rows[i].total_weight)
+			rows[nf++] = rows[i];
+	}
+	qsort(rows, nf, sizeof(*rows), cmp_self);
+	qsort(procs, np, sizeof(*procs), cmp_group);
+	r->funcs = rows;
+	r->nr_funcs = nf;
+	r->procs = procs;
+	r->nr_procs = np;
+	r->by_total = malloc((nf ? nf : 1) * sizeof(*r->by_total));
+	if (!r->by_total)
+		goto nomem_r;
+	for (size_t i = 0; i < nf; i++)
+		r->by_total[i] = &rows[i];
+	qsort(r->by_total, nf, sizeof(*r->by_total), cmp_total);
+	r->cpus = calloc(a->nr_cpus ? a->nr_cpus : 1, sizeof(*r->cpus));
+	if (!r->cpus)
+		goto nomem_r;
+	for (size_t c = 0; c < a->nr_cpus; c++) {
+		if (!a->cpus[c].samples)
+			continue;
+		struct pc_group_row *g = &r->cpus[r->nr_cpus++];
+		snprintf(g->name, sizeof(g->name), "cpu %zu", c);
+		g->samples = a->cpus[c].samples;
+		g->weight = a->cpus[c].weight;
+	}
+	free(stamp);
+	free(map);
+	return 0;
+nomem_r:
+	free(stamp);
+	free(map);
+	pc_report__free(r);
+	return -ENOMEM;
+nomem:
+	free(rows);
+	free(stamp);
+	free(map);
+	free(procs);
+	return -ENOMEM;
+}
+
+void pc_report__free(struct pc_report_event *r)
+{
+	if (!r)
+		return;
+	free(r->funcs);
+	free(r->by_total);
+	free(r->procs);
+	free(r->cpus);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *pc_unit_label(const struct pc_agg *a, char *buf, size_t len)
+{
+	if (!a->acct.weight_is_period)
+		snprintf(buf, len, "samples");
+	else
+		snprintf(buf, len, "estimated %s (sum of sample periods)", a->prof.unit);
+	return buf;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static const char *source_name(uint32_t src)
+{
+	switch (src) {
+	case PMUPROF_SOURCE_PMU:
+		return "pmu";
+	case PMUPROF_SOURCE_NMI_IPI:
+		return "nmi-ipi";
+	case PMUPROF_SOURCE_TIMER:
+		return "timer";
+	case PMUPROF_SOURCE_PEBS:
+		return "pebs";
+	default:
+		return NULL;
+	}
+}
+
+/* LOST records name a CPU, not an event: per-event losses are known only
+ * when the recorder attributed them (they then add up to the total). */
+static bool per_event_lost_known(const struct pc_set *s)
+{
+	uint64_t sum = 0;
+
+	if (!s->acct.has_lost)
+		return false;
+	for (size_t i = 0; i < s->nr; i++)
+		sum += s->ev[i]->acct.lost;
+	return sum == s->acct.lost;
+}
+
+void report_print_accounting(FILE *out, const struct pc_set *s)
+{
+	const struct pc_accounting *ac = &s->acct;
+
+	fprintf(out, "source:     %s (%s", ac->source, ac->format ? ac->format : "?");
+	if (ac->version)
+		fprintf(out, " v%u", ac->version);
+	fprintf(out, ")\n");
+	if (ac->hostname[0] || ac->kernel[0])
+		fprintf(out, "recorded:   host %s, kernel %s%s%s\n", ac->hostname, ac->kernel,
+			ac->cpu_model[0] ? ", cpu " : "", ac->cpu_model);
+	if (ac->cmdline[0])
+		fprintf(out, "command:    %s\n", ac->cmdline);
+	if (ac->has_time)
+		fprintf(out, "duration:   %.3f s\n", (double)ac->duration_ns / 1e9);
+	else
+		fprintf(out, "duration:   unknown (input has no timestamps)\n");
+	fprintf(out, "samples:    %llu read", (unsigned long long)ac->samples);
+	if (ac->filtered)
+		fprintf(out, ", %llu removed by filters", (unsigned long long)ac->filtered);
+	fprintf(out, "\n");
+	if (ac->has_lost)
+		fprintf(out, "lost:       %llu (%.2f%% of %llu captured)\n",
+			(unsigned long long)ac->lost, pct(ac->lost, ac->lost + ac->samples),
+			(unsigned long long)(ac->lost + ac->samples));
+	else
+		fprintf(out, "lost:       unknown (not recorded in %s input)\n",
+			ac->format ? ac->format : "this");
+	if (ac->has_throttle)
+		fprintf(out, "throttled:  %llu\n", (unsigned long long)ac->throttled);
+	else
+		fprintf(out, "throttled:  unknown (not recorded in %s input)\n",
+			ac->format ? ac->format : "this");
+	if (ac->skipped)
+		fprintf(out, "skipped:    %llu unparsable line(s)/record(s); first: %s\n",
+			(unsigned long long)ac->skipped, ac->first_skip);
+	if (ac->truncated)
+		fprintf(out, "damaged:    %s (salvaged what precedes it)\n", ac->damage);
+	fprintf(out, "events:     %zu\n", s->nr);
+	bool ev_lost = per_event_lost_known(s);
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct pc_agg *a = s->ev[i];
+		const char *src = source_name(a->acct.source);
+		char ub[96];
+		fprintf(out, "  %-24s", a->prof.event);
+		if (src)
+			fprintf(out, " source %s,", src);
+		if (a->prof.freq_mode)
+			fprintf(out, " period varies (frequency mode),");
+		else if (a->prof.period)
+			fprintf(out, " period %llu %s,", (unsigned long long)a->prof.period,
+				a->prof.unit);
+		fprintf(out, " %llu samples", (unsigned long long)a->prof.total_samples);
+		if (a->acct.weight_is_period)
+			fprintf(out, ", %llu %s", (unsigned long long)a->prof.total_weight,
+				pc_unit_label(a, ub, sizeof(ub)));
+		if (ev_lost)
+			fprintf(out, ", %llu lost", (unsigned long long)a->acct.lost);
+		if (s->acct.has_throttle)
+			fprintf(out, ", %llu throttled", (unsigned long long)a->acct.throttled);
+		fprintf(out, "\n");
+	}
+}
+
+static void print_groups(FILE *out, const char *title, const struct pc_group_row *g, size_t n,
+			 size_t top, const struct pc_agg *a)
+{
+	const struct pc_profile *p = &a->prof;
+
+	fprintf(out, "\n%s:\n  %7s %10s %16s  %s\n", title, "share", "samples", "est.count",
+		"name");
+	for (size_t i = 0; i < n && i < top; i++)
+		fprintf(out, "  %6.2f%% %10llu %16llu  %s\n", pct(g[i].weight, p->total_weight),
+			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
+			g[i].name);
+	if (n > top)
+		fprintf(out, "  ... %zu more\n", n - top);
+}
+
+static void print_text_event(FILE *out, const struct pc_report_event *r, size_t top,
+			     const struct pc_set *s)
+{
+	const struct pc_agg *a = r->agg;
+	const struct pc_profile *p = &a->prof;
+	char ub[96];
+
+	fprintf(out, "\n== event %s: %llu samples, weight = %s ==\n", p->event,
+		(unsigned long long)p->total_samples, pc_unit_label(a, ub, sizeof(ub)));
+	fprintf(out, "\nTop functions by self (exclusive):\n  %7s %10s %16s %7s  %s\n", "self",
+		"samples", "est.count", "total", "function");
+	for (size_t i = 0; i < r->nr_funcs && i < top; i++) {
+		const struct pc_func_row *f = &r->funcs[i];
+		if (!f->self_samples && !f->self_weight)
+			break;
+		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
+			pct(f->self_weight, p->total_weight), (unsigned long long)f->self_samples,
+			(unsigned long long)f->self_weight, pct(f->total_weight, p->total_weight),
+			f->name);
+	}
+	fprintf(out, "\nTop functions by total (inclusive):\n  %7s %10s %16s %7s  %s\n", "total",
+		"samples", "est.count", "self", "function");
+	for (size_t i = 0; i < r->nr_funcs && i < top; i++) {
+		const struct pc_func_row *f = r->by_total[i];
+		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
+			pct(f->total_weight, p->total_weight), (unsigned long long)f->total_samples,
+			(unsigned long long)f->total_weight, pct(f->self_weight, p->total_weight),
+			f->name);
+	}
+	if (r->no_frame_samples)
+		fprintf(out, "  (%llu samples had no function frame)\n",
+			(unsigned long long)r->no_frame_samples);
+	if (s->has_process)
+		print_groups(out, "By process", r->procs, r->nr_procs, top, a);
+	else
+		fprintf(out, "\nBy process: not available (%s input has no process data)\n",
+			s->acct.format);
+	if (s->has_cpu)
+		print_groups(out, "By CPU", r->cpus, r->nr_cpus, (size_t)-1, a);
+	else
+		fprintf(out, "\nBy CPU: not available (%s input has no CPU data)\n",
+			s->acct.format);
+}
+
+static void json_groups(FILE *out, const char *key, const struct pc_group_row *g, size_t n,
+			size_t top, const struct pc_agg *a, bool avail)
+{
+	fprintf(out, ",\n   ");
+	pc_json_str(out, key);
+	if (!avail) {
+		fprintf(out, ": null");
+		return;
+	}
+	fprintf(out, ": [");
+	for (size_t i = 0; i < n && i < top; i++) {
+		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+		pc_json_str(out, g[i].name);
+		fprintf(out, ", \"samples\": %llu, \"weight\": %llu, \"percent\": %.4f}",
+			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
+			pct(g[i].weight, a->prof.total_weight));
+	}
+	fprintf(out, "]");
+}
+
+static const char *kind_name(int k)
+{
+	static const char *const n[] = {"user", "kernel", "unknown", "process"};
+	return k >= 0 && k < 4 ? n[k] : "?";
+}
+
+static void json_func(FILE *out, const struct pc_func_row *f, const struct pc_agg *a)
+{
+	fprintf(out, "{\"name\": ");
+	pc_json_str(out, f->name);
+	fprintf(out,
+		", \"kind\": \"%s\", \"self_samples\": %llu, \"self_weight\": %llu, "
+		"\"self_percent\": %.4f, \"total_samples\": %llu, \"total_weight\": %llu, "
+		"\"total_percent\": %.4f}",
+		kind_name(f->kind), (unsigned long long)f->self_samples,
+		(unsigned long long)f->self_weight, pct(f->self_weight, a->prof.total_weight),
+		(unsigned long long)f->total_samples, (unsigned long long)f->total_weight,
+		pct(f->total_weight, a->prof.total_weight));
+}
+
+static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event *rs, size_t top)
+{
+	const struct pc_accounting *ac = &s->acct;
+
+	fprintf(out, "{\n \"source\": ");
+	pc_json_str(out, ac->source);
+	fprintf(out, ",\n \"format\": ");
+	pc_json_str(out, ac->format ? ac->format : "");
+	fprintf(out, ",\n \"format_version\": %u", ac->version);
+	fprintf(out, ",\n \"hostname\": ");
+	pc_json_str(out, ac->hostname);
+	fprintf(out, ",\n \"kernel\": ");
+	pc_json_str(out, ac->kernel);
+	if (ac->has_time)
+		fprintf(out, ",\n \"duration_ns\": %llu", (unsigned long long)ac->duration_ns);
+	else
+		fprintf(out, ",\n \"duration_ns\": null");
+	fprintf(out, ",\n \"samples\": %llu", (unsigned long long)ac->samples);
+	fprintf(out, ",\n \"filtered\": %llu", (unsigned long long)ac->filtered);
+	if (ac->has_lost)
+		fprintf(out, ",\n \"lost\": %llu,\n \"lost_percent\": %.4f",
+			(unsigned long long)ac->lost, pct(ac->lost, ac->lost + ac->samples));
+	else
+		fprintf(out, ",\n \"lost\": null,\n \"lost_percent\": null");
+	if (ac->has_throttle)
+		fprintf(out, ",\n \"throttled\": %llu", (unsigned long long)ac->throttled);
+	else
+		fprintf(out, ",\n \"throttled\": null");
+	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
+	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
+	if (ac->truncated) {
+		fprintf(out, ",\n \"damage\": ");
+		pc_json_str(out, ac->damage);
+	}
+	fprintf(out, ",\n \"events\": [");
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct pc_agg *a = s->ev[i];
+		const struct pc_report_event *r = &rs[i];
+		char ub[96];
+		fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
+		pc_json_str(out, a->prof.event);
+		fprintf(out, ",\n   \"unit\": ");
+		pc_json_str(out, a->acct.weight_is_period ? a->prof.unit : "samples");
+		fprintf(out, ",\n   \"weight\": ");
+		pc_json_str(out, pc_unit_label(a, ub, sizeof(ub)));
+		const char *src = source_name(a->acct.source);
+		fprintf(out, ",\n   \"source\": ");
+		if (src)
+			pc_json_str(out, src);
+		else
+			fprintf(out, "null");
+		fprintf(out, ",\n   \"period\": %llu, \"freq_mode\": %s",
+			(unsigned long long)a->prof.period, a->prof.freq_mode ? "true" : "false");
+		fprintf(out, ",\n   \"samples\": %llu, \"total_weight\": %llu",
+			(unsigned long long)a->prof.total_samples,
+			(unsigned long long)a->prof.total_weight);
+		if (per_event_lost_known(s))
+			fprintf(out, ", \"lost\": %llu", (unsigned long long)a->acct.lost);
+		else
+			fprintf(out, ", \"lost\": null");
+		if (s->acct.has_throttle)
+			fprintf(out, ", \"throttled\": %llu",
+				(unsigned long long)a->acct.throttled);
+		fprintf(out, ",\n   \"top_self\": [");
+		size_t k = 0;
+		for (size_t j = 0; j < r->nr_funcs && k < top; j++) {
+			if (!r->funcs[j].self_samples && !r->funcs[j].self_weight)
+				break;
+			fprintf(out, "%s\n    ", k++ ? "," : "");
+			json_func(out, &r->funcs[j], a);
+		}
+		fprintf(out, "],\n   \"top_total\": [");
+		for (size_t j = 0; j < r->nr_funcs && j < top; j++) {
+			fprintf(out, "%s\n    ", j ? "," : "");
+			json_func(out, r->by_total[j], a);
+		}
+		fprintf(out, "]");
+		json_groups(out, "processes", r->procs, r->nr_procs, top, a, s->has_process);
+		json_groups(out, "cpus", r->cpus, r->nr_cpus, (size_t)-1, a, s->has_cpu);
+		fprintf(out, "}");
+	}
+	fprintf(out, "]\n}\n");
+}
+
+int report_print(FILE *out, const struct pc_set *s, const struct report_opts *o)
+{
+	struct pc_report_event *rs = calloc(s->nr ? s->nr : 1, sizeof(*rs));
+	int r = 0;
+
+	if (!rs)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr && !r; i++)
+		r = pc_report__build(&rs[i], s->ev[i]);
+	if (!r) {
+		if (o->json) {
+			print_json(out, s, rs, o->top);
+		} else {
+			report_print_accounting(out, s);
+			for (size_t i = 0; i < s->nr; i++)
+				print_text_event(out, &rs[i], o->top, s);
+		}
+	}
+	for (size_t i = 0; i < s->nr; i++)
+		pc_report__free(&rs[i]);
+	free(rs);
+	return r;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct pc_cli c;
+	struct pc_set s = {0};
+	struct report_opts ro;
+	FILE *out;
+	int r = pc_cli_parse(&c, argc, argv,
+			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
+				     OPT_JSON | OPT_TOP,
+			     pc_find_cmd("report"), 1, 1);
+
+	if (r)
+		return r == 1 ? 0 : 2;
+	if ((r = pc_cli_load(&c, &s, 0)))
+		goto done;
+	out = pc_cli_open_out(c.out);
+	if (!out) {
+		r = 1;
+		goto done;
+	}
+	ro.top = c.top;
+	ro.json = c.json;
+	r = report_print(out, &s, &ro);
+	if (r)
+		fprintf(stderr, "pmuconv: report: %s\n", strerror(-r));
+	r = pc_cli_close_out(out, c.out) || r ? 1 : 0;
+done:
+	pc_set__free(&s);
+	return r;
+}

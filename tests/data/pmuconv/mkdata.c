@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mkdata: write a pmuprof data file from a small text spec, through the
+ * lib/pmufile writer API, for pmuconv's expected-output tests. Every value
+ * comes from the spec (numbers, not symbols), so the file is byte-for-byte
+ * reproducible and the expected outputs can be checked by hand.
+ *
+ *   header KEY=VALUE...   host= kernel= cpus= flags=kstack,ustack,data_addr,code_page
+ *                         start=NS (session clock at start)
+ *   event NAME SOURCE PERIOD UNIT [freq]    SOURCE: pmu|nmi-ipi
+ *   process PID PPID COMM EXE [BUILDID-HEX]
+ *   mmap PID START END PGOFF PATH [BUILDID-HEX]
+ *   kallsyms FILE
+ *   sample EV PID TID CPU TIME PERIOD user|kernel COMM [k=A,B,...] [u=A,B,...]
+ *          [addr=DATA:DPAGE:CPAGE:STATUS] [ip=A] [repeat=N]
+ *          (stacks innermost first; pages 0 unknown 1 4K 2 2M 3 1G)
+ *   lost CPU TIME N
+ *   throttle CPU EV TIME OLD NEW
+ *   end TIME        close with a trailer (session clock)
+ *   truncate        flush and abandon: no trailer
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pmufile/pmufile.h"
+
+static int hexid(const char *s, uint8_t *out)
+{
+	size_t n = strlen(s) / 2;
+
+	if (n > 20)
+		n = 20;
+	for (size_t i = 0; i < n; i++)
+		sscanf(s + 2 * i, "%2hhx", &out[i]);
+	return (int)n;
+}
+
+static int parse_list(char *s, uint64_t *v, int max)
+{
+	int n = 0;
+
+	for (char *t = strtok(s, ","); t && n < max; t = strtok(NULL, ","))
+		v[n++] = strtoull(t, NULL, 0);
+	return n;
+}
+
+static void die(int line, const char *what)
+{
+	fprintf(stderr, "mkdata: spec line %d: %s\n", line, what);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static struct pmufile_header hdr;
+	struct pmufile_writer *w = NULL;
+	char line[8192], err[512];
+	int ln = 0;
+	FILE *in;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: mkdata SPEC OUT\n");
+		return 2;
+	}
+	in = fopen(argv[1], "r");
+	if (!in) {
+		perror(argv[1]);
+		return 2;
+	}
+	hdr.pid = -1;
+	hdr.page_size = 4096;
+	hdr.stack_depth = 64;
+	while (fgets(line, sizeof(line), in)) {
+		char *cmd, *save = NULL;
+		ln++;
+		line[strcspn(line, "\n")] = 0;
+		cmd = strtok_r(line, " \t", &save);
+		if (!cmd || *cmd == '#')
+			continue;
+		if (!strcmp(cmd, "header")) {
+			for (char *kv; (kv = strtok_r(NULL, " \t", &save));) {
+				char *v = strchr(kv, '=');
+				if (!v)
+					die(ln, "header wants KEY=VALUE");
+				*v++ = 0;
+				if (!strcmp(kv, "host"))
+					snprintf(hdr.hostname, sizeof(hdr.hostname), "%s", v);
+				else if (!strcmp(kv, "kernel"))
+					snprintf(hdr.kernel_release, sizeof(hdr.kernel_release),
+						 "%s", v);
+				else if (!strcmp(kv, "cpus"))
+					hdr.nr_cpus = (uint32_t)atoi(v);
+				else if (!strcmp(kv, "start"))
+					hdr.start_session_ns = strtoull(v, NULL, 0);
+				else if (!strcmp(kv, "flags")) {
+					if (strstr(v, "kstack"))
+						hdr.config_flags |= PMUPROF_CF_KSTACK;
+					if (strstr(v, "ustack"))
+						hdr.config_flags |= PMUPROF_CF_USTACK;
+					if (strstr(v, "data_addr"))
+						hdr.config_flags |= PMUPROF_CF_DATA_ADDR;
+					if (strstr(v, "code_page"))
+						hdr.config_flags |= PMUPROF_CF_CODE_PAGE;
+				} else
+					die(ln, "unknown header key");
+			}
+			snprintf(hdr.cmdline, sizeof(hdr.cmdline), "mkdata %s", argv[1]);
+			w = pmufile_writer__open(argv[2], &hdr, err, sizeof(err));
+			if (!w) {
+				fprintf(stderr, "mkdata: %s\n", err);
+				return 1;
+			}
+			continue;
+		}
+		if (!w)
+			die(ln, "header must come first");
+		if (!strcmp(cmd, "event")) {
+			static uint32_t idx;
+			struct pmufile_event ev = {0};
+			char *name = strtok_r(NULL, " \t", &save),
+			     *src = strtok_r(NULL, " \t", &save);
+			char *per = strtok_r(NULL, " \t", &save),
+			     *unit = strtok_r(NULL, " \t", &save);
+			char *freq = strtok_r(NULL, " \t", &save);
+			if (!unit)
+				die(ln, "event NAME SOURCE PERIOD UNIT");
+			ev.index = idx++;
+			ev.source =
+				!strcmp(src, "pmu") ? PMUPROF_SOURCE_PMU : PMUPROF_SOURCE_NMI_IPI;
+			ev.period = strtoull(per, NULL, 0);
+			ev.flags = freq ? PMUPROF_EVF_FREQ : 0;
+			snprintf(ev.name, sizeof(ev.name), "%s", name);
+			snprintf(ev.unit, sizeof(ev.unit), "%s", unit);
+			if (pmufile_writer__event(w, &ev))
+				die(ln, "writer rejected event");
+		} else if (!strcmp(cmd, "process")) {
+			static struct pmufile_process p;
+			memset(&p, 0, sizeof(p));
+			p.pid = atoi(strtok_r(NULL, " \t", &save));
+			p.ppid = atoi(strtok_r(NULL, " \t", &save));
+			snprintf(p.comm, sizeof(p.comm), "%s", strtok_r(NULL, " \t", &save));
+			snprintf(p.exe, sizeof(p.exe), "%s", strtok_r(NULL, " \t", &save));
+			char *b = strtok_r(NULL, " \t", &save);
+			if (b)
+				p.build_id_size = (uint32_t)hexid(b, p.build_id);
+			if (pmufile_writer__process(w, &p))
+				die(ln, "writer rejected process");
+		} else if (!strcmp(cmd, "mmap")) {
+			static struct pmufile_mmap m;
+			memset(&m, 0, sizeof(m));
+			m.pid = atoi(strtok_r(NULL, " \t", &save));
+			m.start = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			m.end = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			m.pgoff = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			m.prot = 5; /* r-x */
+			snprintf(m.path, sizeof(m.path), "%s", strtok_r(NULL, " \t", &save));
+			char *b = strtok_r(NULL, " \t", &save);
+			if (b)
+				m.build_id_size = (uint32_t)hexid(b, m.build_id);
+			if (pmufile_writer__mmap(w, &m))
+				die(ln, "writer rejected mmap");
+		} else if (!strcmp(cmd, "kallsyms")) {
+			FILE *k = fopen(strtok_r(NULL, " \t", &save), "r");
+			static char buf[1 << 20];
+			size_t n;
+			if (!k)
+				die(ln, "cannot open kallsyms file");
+			n = fread(buf, 1, sizeof(buf), k);
+			fclose(k);
+			if (pmufile_writer__kallsyms(w, buf, n))
+				die(ln, "writer rejected kallsyms");
+		} else if (!strcmp(cmd, "sample")) {
+			static uint64_t rec[4096];
+			struct pmuprof_sample *s = (void *)rec;
+			uint64_t k[256], u[256], repeat = 1, ip = 0;
+			int nk = 0, nu = 0, has_addr = 0;
+			struct pmuprof_sample_addr ad = {0};
+			memset(rec, 0, sizeof(*s));
+			s->event = (uint16_t)atoi(strtok_r(NULL, " \t", &save));
+			s->pid = (uint32_t)atoi(strtok_r(NULL, " \t", &save));
+			s->tid = (uint32_t)atoi(strtok_r(NULL, " \t", &save));
+			s->cpu = (uint32_t)atoi(strtok_r(NULL, " \t", &save));
+			s->time_ns = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			s->period = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			char *mode = strtok_r(NULL, " \t", &save);
+			s->hdr.misc =
+				!strcmp(mode, "kernel") ? PMUPROF_MISC_KERNEL : PMUPROF_MISC_USER;
+			snprintf(s->comm, sizeof(s->comm), "%s", strtok_r(NULL, " \t", &save));
+			s->source = PMUPROF_SOURCE_PMU;
+			for (char *t; (t = strtok_r(NULL, " \t", &save));) {
+				if (!strncmp(t, "k=", 2))
+					nk = parse_list(t + 2, k, 256);
+				else if (!strncmp(t, "u=", 2))
+					nu = parse_list(t + 2, u, 256);
+				else if (!strncmp(t, "ip=", 3))
+					ip = strtoull(t + 3, NULL, 0);
+				else if (!strncmp(t, "repeat=", 7))
+					repeat = strtoull(t + 7, NULL, 0);
+				else if (!strncmp(t, "addr=", 5)) {
+					unsigned dp, cp, st;
+					unsigned long long da;
+					if (sscanf(t + 5, "%llx:%u:%u:%u", &da, &dp, &cp, &st) != 4)
+						die(ln, "addr=DATA:DPAGE:CPAGE:STATUS");
+					ad.data_addr = da;
+					ad.data_page = (uint8_t)dp;
+					ad.code_page = (uint8_t)cp;
+					ad.addr_status = (uint8_t)st;
+					ad.addr_source = PMUPROF_ADDR_SRC_DECODE;
+					has_addr = 1;
+				} else
+					die(ln, "unknown sample field");
+			}
+			s->ip = ip					   ? ip
+				: nk && s->hdr.misc == PMUPROF_MISC_KERNEL ? k[0]
+				: nu					   ? u[0]
+									   : 0;
+			s->nr_kstack = (uint16_t)nk;
+			s->nr_ustack = (uint16_t)nu;
+			uint8_t *p = (uint8_t *)(s + 1);
+			if (has_addr) {
+				s->sample_flags |= PMUPROF_SF_ADDR;
+				memcpy(p, &ad, sizeof(ad));
+				p += sizeof(ad);
+			}
+			memcpy(p, k, (size_t)nk * 8);
+			p += nk * 8;
+			memcpy(p, u, (size_t)nu * 8);
+			p += nu * 8;
+			s->hdr.type = PMUPROF_REC_SAMPLE;
+			s->hdr.size = (uint32_t)(p - (uint8_t *)rec);
+			for (uint64_t i = 0; i < repeat; i++)
+				if (pmufile_writer__records(w, rec, s->hdr.size))
+					die(ln, "writer rejected sample");
+		} else if (!strcmp(cmd, "lost")) {
+			struct pmuprof_lost l = {0};
+			l.hdr.type = PMUPROF_REC_LOST;
+			l.hdr.size = sizeof(l);
+			l.cpu = (uint32_t)atoi(strtok_r(NULL, " \t", &save));
+			l.time_ns = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			l.lost = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			if (pmufile_writer__records(w, &l, sizeof(l)))
+				die(ln, "writer rejected lost");
+		} else if (!strcmp(cmd, "throttle")) {
+			struct pmuprof_throttle t = {0};
+			t.hdr.type = PMUPROF_REC_THROTTLE;
+			t.hdr.size = sizeof(t);
+			t.cpu = (uint32_t)atoi(strtok_r(NULL, " \t", &save));
+			t.event = (uint16_t)atoi(strtok_r(NULL, " \t", &save));
+			t.time_ns = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			t.old_period = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			t.new_period = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			if (pmufile_writer__records(w, &t, sizeof(t)))
+				die(ln, "writer rejected throttle");
+		} else if (!strcmp(cmd, "end")) {
+			uint64_t t = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
+			fclose(in);
+			if (pmufile_writer__close(w, 0, t, err, sizeof(err))) {
+				fprintf(stderr, "mkdata: %s\n", err);
+				return 1;
+			}
+			return 0;
+		} else if (!strcmp(cmd, "truncate")) {
+			fclose(in);
+			pmufile_writer__flush(w);
+			pmufile_writer__abort(w);
+			return 0;
+		} else {
+			die(ln, "unknown command");
+		}
+	}
+	die(ln, "spec must end with 'end TIME' or 'truncate'");
+	return 2;
+}

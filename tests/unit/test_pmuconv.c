@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmuconv unit tests. Parsers and encoders are tested from tables that give
+ * the source line, the input and the expected output (or expected skip
+ * count); symbol lookup runs on ELF files built here with gcc/objcopy.
+ */
+#include <check.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host/pmuconv/cli.h"
+#include "host/pmuconv/input.h"
+#include "host/pmuconv/pcagg.h"
+#include "host/pmuconv/report.h"
+#include "host/pmuconv/symbolize.h"
+
+/* ---- escaping --------------------------------------------------------- */
+
+static const struct {
+	int line;
+	const char *in, *out;
+} esc_cases[] = {
+	{__LINE__, "plain", "plain"},
+	{__LINE__, "a;b", "a:b"},
+	{__LINE__, ";;", "::"},
+	{__LINE__, "tab\there", "tab?here"},
+	{__LINE__, "nl\nx\r", "nl?x?"},
+	{__LINE__, "del\x7f", "del?"},
+	{__LINE__, "std::map<int, int>::find", "std::map<int, int>::find"},
+	{__LINE__, "utf8 \xc3\xa9", "utf8 \xc3\xa9"},
+};
+
+START_TEST(test_escape)
+{
+	char buf[64];
+	size_t n = pc_escape_name(buf, esc_cases[_i].in, strlen(esc_cases[_i].in));
+
+	buf[n] = 0;
+	ck_assert_msg(!strcmp(buf, esc_cases[_i].out), "line %d: got '%s'", esc_cases[_i].line,
+		      buf);
+}
+END_TEST
+
+START_TEST(test_intern)
+{
+	struct pc_strtab t = {0};
+	int64_t a = pc_strtab__intern(&t, "foo", 3, PC_FRAME_USER);
+	int64_t b = pc_strtab__intern(&t, "foobar", 3, PC_FRAME_USER);
+	int64_t c = pc_strtab__intern(&t, "foo", 3, PC_FRAME_KERNEL);
+	int64_t d = pc_strtab__intern(&t, "x;y", 3, PC_FRAME_USER);
+	int64_t e = pc_strtab__intern(&t, "x:y", 3, PC_FRAME_USER);
+
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_eq(a, b);
+	ck_assert_int_ne(a, c);
+	ck_assert_int_eq(d, e); /* escaping happens before interning */
+	ck_assert_str_eq(t.names[d].name, "x:y");
+	/* many names: rehash keeps ids stable */
+	for (int i = 0; i < 5000; i++) {
+		char nm[32];
+		int l = snprintf(nm, sizeof(nm), "fn%d", i);
+		ck_assert_int_eq(pc_strtab__intern(&t, nm, (size_t)l, 0),
+				 i + 3 /* after foo, foo[k], x:y */);
+	}
+	ck_assert_int_eq(pc_strtab__intern(&t, "foo", 3, PC_FRAME_USER), a);
+	pc_strtab__free(&t);
+}
+END_TEST
+
+START_TEST(test_agg_merge_sort)
+{
+	struct pc_agg *a = calloc(1, sizeof(*a));
+	uint32_t s1[] = {0, 1, 2}, s2[] = {0, 1}, s3[] = {0, 2};
+
+	pc_strtab__intern(&a->names, "root", 4, PC_FRAME_PROCESS);
+	pc_strtab__intern(&a->names, "b", 1, PC_FRAME_USER);
+	pc_strtab__intern(&a->names, "a", 1, PC_FRAME_USER);
+	ck_assert_int_eq(pc_agg__add(a, s1, 3, 1, 10), 0);
+	ck_assert_int_eq(pc_agg__add(a, s2, 2, 1, 20), 0);
+	ck_assert_int_eq(pc_agg__add(a, s1, 3, 2, 30), 0);
+	ck_assert_int_eq(pc_agg__add(a, s3, 2, 1, 5), 0);
+	ck_assert_int_eq(pc_agg__finish(a), 0);
+	ck_assert_uint_eq(a->prof.nr_stacks, 3);
+	ck_assert_uint_eq(a->prof.total_samples, 5);
+	ck_assert_uint_eq(a->prof.total_weight, 65);
+	/* sorted by folded text: root;a  <  root;b  <  root;b;a */
+	ck_assert_uint_eq(a->prof.stacks[0].nr, 2);
+	ck_assert_uint_eq(a->prof.stacks[0].frames[1], 2);
+	ck_assert_uint_eq(a->prof.stacks[1].weight, 20);
+	ck_assert_uint_eq(a->prof.stacks[2].samples, 3);
+	ck_assert_uint_eq(a->prof.stacks[2].weight, 40);
+	pc_agg__free(a);
+}
+END_TEST
+
+/* ---- parsers ---------------------------------------------------------- */
+
+/* Render every event of a set as "[event unit]\n" + folded (annotated,
+ * weights) + "skipped=N filtered=M\n". */
+static char *render_set(struct pc_set *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (size_t i = 0; i < s->nr; i++) {
+		fprintf(f, "[%s %s]\n", s->ev[i]->prof.event, s->ev[i]->prof.unit);
+		folded_write(f, &s->ev[i]->prof, 1, 0);
+	}
+	fprintf(f, "skipped=%llu filtered=%llu\n", (unsigned long long)s->acct.skipped,
+		(unsigned long long)s->acct.filtered);
+	fclose(f);
+	return buf;
+}
+
+static char *parse_with(int fmt, const char *in, const struct pc_filter *flt)
+{
+	struct pc_set s = {0};
+	struct pc_filter f = {0};
+	int r;
+
+	if (flt)
+		f = *flt;
+	if (fmt == PC_FMT_PERFSCRIPT)
+		r = input_perfscript_parse(&s, in, strlen(in), &f);
+	else if (fmt == PC_FMT_STAP)
+		r = input_stap_parse(&s, in, strlen(in), &f);
+	else
+		r = input_folded_parse(&s, in, strlen(in), &f);
+	ck_assert_int_eq(r, 0);
+	ck_assert_int_eq(pc_set__finish(&s), 0);
+	char *out = render_set(&s);
+	pc_set__free(&s);
+	return out;
+}
+
+static const struct parse_case {
+	int line;
+	int fmt;
+	struct pc_filter f;
+	const char *in, *want;
+} parse_cases[] = {
+	/* perf script with callchains, kernel + user, two events */
+	{__LINE__,
+	 PC_FMT_PERFSCRIPT,
+	 {0},
+	 "prog 10/11 [001] 5.000100: 2000 cycles:u: \n"
+	 "\tffffffff81001000 native_write_msr+0x6 ([kernel.kallsyms])\n"
+	 "\tffffffffc0102000 xfs_read+0x10 ([xfs])\n"
+	 "\t55d0c0de1234 leaf+0x1a (/usr/bin/prog)\n"
+	 "\t55d0c0de0000 main+0x2a (/usr/bin/prog)\n"
+	 "\n"
+	 "prog 10/11 [000] 5.000200: 3000 instructions: \n"
+	 "\t55d0c0de0000 main+0x2a (/usr/bin/prog)\n"
+	 "\n",
+	 "[cycles:u events]\nprog;main;leaf;xfs_read [xfs]_[k];native_write_msr_[k] 2000\n"
+	 "[instructions events]\nprog;main 3000\nskipped=0 filtered=0\n"},
+	/* no callchain: frame on the header line, comm right-aligned with spaces */
+	{__LINE__,
+	 PC_FMT_PERFSCRIPT,
+	 {0},
+	 "     Web Content  4242 [003]  1.5:     250000 cpu-clock:  7f00001234 js::Run+0x5 "
+	 "(/usr/lib/libxul.so)\n"
+	 "     Web Content  4242 [003]  1.6:     250000 cpu-clock:  7f00001234 js::Run+0x9 "
+	 "(/usr/lib/libxul.so)\n",
+	 "[cpu-clock ns]\nWeb Content;js::Run 500000\nskipped=0 filtered=0\n"},
+	/* unknown symbols, ';' in a name, C++ with spaces, no period field */
+	{__LINE__,
+	 PC_FMT_PERFSCRIPT,
+	 {0},
+	 "a.out 7 12.0: cycles: \n"
+	 "\t401000 [unknown] (/tmp/a.out)\n"
+	 "\t401100 std::vector<int, std::allocator<int> >::at+0x1 (/tmp/a.out)\n"
+	 "\t401200 we;ird (/tmp/a.out)\n\n",
+	 "[cycles samples]\na.out;we:ird;std::vector<int, std::allocator<int> >::at;[unknown] 1\n"
+	 "skipped=0 filtered=0\n"},
+	/* filters: pid and cpu; garbage line is counted, not fatal */
+	{__LINE__,
+	 PC_FMT_PERFSCRIPT,
+	 {.has_pid = true, .pid = 10},
+	 "p 10 [0] 1.0: 5 ev: \n\t1 f (x)\n\n"
+	 "q 11 [0] 1.0: 5 ev: \n\t1 g (x)\n\n"
+	 "this is garbage\n",
+	 "[ev events]\np;f 5\nskipped=1 filtered=1\n"},
+	{__LINE__,
+	 PC_FMT_PERFSCRIPT,
+	 {.mode = PC_MODE_KERNEL_ONLY},
+	 "p 1 1.0: 7 ev: \n\tffffffff81000000 kf+0x1 ([kernel.kallsyms])\n\t400000 uf (x)\n\n"
+	 "p 1 1.0: 7 ev: \n\t400000 uf (x)\n\n",
+	 "[ev events]\np;kf_[k] 7\nskipped=0 filtered=1\n"},
+	{__LINE__,
+	 PC_FMT_PERFSCRIPT,
+	 {.weight = PC_WEIGHT_SAMPLES, .no_process = true},
+	 "p 1 1.0: 7 ev: \n\t400000 uf (x)\n\np 1 1.0: 9 ev: \n\t400000 uf (x)\n\n",
+	 "[ev samples]\nuf 2\nskipped=0 filtered=0\n"},
+	/* stap multi-line with counts */
+	{__LINE__,
+	 PC_FMT_STAP,
+	 {0},
+	 " 0xffffffff8103ce3b : native_safe_halt+0xb/0x10 [kernel]\n"
+	 " 0xffffffff8101c6a3 : default_idle+0x53/0x1d0 [kernel]\n"
+	 " 0x00000000004005d4 : main+0x14/0x20 [/usr/bin/prog]\n"
+	 " 12\n\n"
+	 " 0xffffffffc0001000 : ext4_sync+0x1/0x9 [ext4]\n"
+	 " 0x00007f0000001234 [/usr/lib/libc.so.6+0x1234]\n"
+	 " 3\n",
+	 "[stap samples]\nlibc.so.6+0x1234;ext4_sync [ext4]_[k] 3\n"
+	 "main;default_idle_[k];native_safe_halt_[k] 12\nskipped=0 filtered=0\n"},
+	/* stap '!'-separated one-line stacks */
+	{__LINE__,
+	 PC_FMT_STAP,
+	 {0},
+	 "leaf+0x1/0x2 [/bin/x]!mid+0x3/0x4 [/bin/x]!main+0x5/0x6 [/bin/x]\t7\n"
+	 "leaf+0x1/0x2 [/bin/x]!mid+0x3/0x4 [/bin/x]!main+0x5/0x6 [/bin/x] 2\n"
+	 "a!b\n5\n",
+	 "[stap samples]\nb;a 5\nmain;mid;leaf 9\nskipped=0 filtered=0\n"},
+	{__LINE__, PC_FMT_STAP, {0}, "42\nnoise line\n", "[stap samples]\nskipped=2 filtered=0\n"},
+	/* folded round trip with kernel annotation */
+	{__LINE__,
+	 PC_FMT_FOLDED,
+	 {0},
+	 "a;b;c_[k] 5\na;b 3\n# comment\nbad line\na;b 1\n",
+	 "[folded samples]\na;b 4\na;b;c_[k] 5\nskipped=1 filtered=0\n"},
+	{__LINE__,
+	 PC_FMT_FOLDED,
+	 {.mode = PC_MODE_USER_ONLY},
+	 "a;k_[k] 5\nx_[k] 2\n",
+	 "[folded samples]\na 5\nskipped=0 filtered=2\n"},
+};
+
+START_TEST(test_parse)
+{
+	const struct parse_case *c = &parse_cases[_i];
+	char *out = parse_with(c->fmt, c->in, &c->f);
+
+	ck_assert_msg(!strcmp(out, c->want), "line %d:\n--- got\n%s--- want\n%s", c->line, out,
+		      c->want);
+	free(out);
+}
+END_TEST
+
+/* Hostile inputs must not crash and must stay bounded. */
+START_TEST(test_parse_hostile)
+{
+	size_t n = 200000;
+	char *deep = malloc(n * 4 + 16);
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)sprintf(deep + k, "f%zu;", i % 7);
+	sprintf(deep + k - 1, " 1\n");
+	char *out = parse_with(PC_FMT_FOLDED, deep, NULL);
+	ck_assert_ptr_nonnull(strstr(out, " 1\n"));
+	free(out);
+	/* huge counts do not overflow into nonsense */
+	out = parse_with(PC_FMT_FOLDED, "a 99999999999999999999999\n", NULL);
+	ck_assert_ptr_nonnull(strstr(out, "skipped=1"));
+	free(out);
+	out = parse_with(PC_FMT_PERFSCRIPT, "\t\t\n\t1 f (x\n(((\n", NULL);
+	free(out);
+	free(deep);
+}
+END_TEST
+
+static const struct {
+	int line;
+	const char *in;
+	int want;
+} detect_cases[] = {
+	{__LINE__, "a;b 1\n", PC_FMT_FOLDED},
+	{__LINE__, "main 5\n", PC_FMT_FOLDED},
+	{__LINE__, "prog 1 [000] 1.0: 1 cycles: \n\t1 f (x)\n", PC_FMT_PERFSCRIPT},
+	{__LINE__, "        prog  1  1.0: 1 cpu-clock:  400 f (x)\n", PC_FMT_PERFSCRIPT},
+	{__LINE__, " 0xffffffff8103ce3b : native_safe_halt+0xb/0x10 [kernel]\n 1\n", PC_FMT_STAP},
+	{__LINE__, "a+0x1/0x2 [k]!b+0x1/0x2 [k]\t3\n", PC_FMT_STAP},
+	{__LINE__, "PMUPROF\0\1\2", PC_FMT_PMUPROF},
+	{__LINE__, "hello world\n", -EINVAL},
+};
+
+START_TEST(test_detect)
+{
+	char err[256];
+	size_t len = detect_cases[_i].want == PC_FMT_PMUPROF ? 10 : strlen(detect_cases[_i].in);
+	int r = pc_detect_format(detect_cases[_i].in, len, err, sizeof(err));
+
+	ck_assert_msg(r == detect_cases[_i].want, "line %d: got %d", detect_cases[_i].line, r);
+}
+END_TEST
+
+/* ---- report ----------------------------------------------------------- */
+
+START_TEST(test_report_self_total)
+{
+	struct pc_set s = {0};
+	struct pc_filter f = {0};
+	struct pc_report_event r;
+	/* recursion: a;b;a counts a's total once */
+	const char *in = "a;b;a 6\na;c 4\n";
+
+	ck_assert_int_eq(input_folded_parse(&s, in, strlen(in), &f), 0);
+	ck_assert_int_eq(pc_set__finish(&s), 0);
+	ck_assert_int_eq(pc_report__build(&r, s.ev[0]), 0);
+	ck_assert_uint_eq(r.nr_funcs, 3);
+	ck_assert_str_eq(r.funcs[0].name, "a"); /* self 6 */
+	ck_assert_uint_eq(r.funcs[0].self_weight, 6);
+	ck_assert_uint_eq(r.funcs[0].total_weight, 10);
+	ck_assert_str_eq(r.funcs[1].name, "c");
+	ck_assert_str_eq(r.by_total[0]->name, "a");
+	ck_assert_str_eq(r.by_total[1]->name, "b");
+	ck_assert_uint_eq(r.by_total[1]->total_weight, 6);
+	ck_assert_uint_eq(r.by_total[1]->self_weight, 0);
+	pc_report__free(&r);
+	pc_set__free(&s);
+}
+END_TEST
+
+/* ---- symbols ---------------------------------------------------------- */
+
+START_TEST(test_crc32)
+{
+	ck_assert_uint_eq(sym_crc32(0, "123456789", 9), 0xcbf43926u);
+	ck_assert_uint_eq(sym_crc32(0, "", 0), 0);
+}
+END_TEST
+
+START_TEST(test_kallsyms)
+{
+	static const char ks[] = "ffffffff81000000 T _stext\n"
+				 "ffffffff81000100 t foo\n"
+				 "ffffffff81000200 T bar\n"
+				 "ffffffff81000280 D some_data\n"
+				 "ffffffffc0001000 t modfn\t[mymod]\n"
+				 "garbage line\n";
+	struct symbolizer *s = sym__new(NULL);
+	struct sym_result r;
+
+	ck_assert_int_eq(sym__load_kallsyms(s, ks, strlen(ks)), 4);
+	r = sym__kernel(s, 0xffffffff81000150ull);
+	ck_assert_str_eq(r.name, "foo");
+	ck_assert_int_eq(r.kind, PC_FRAME_KERNEL);
+	ck_assert_str_eq(sym__kernel(s, 0xffffffff81000200ull).name, "bar");
+	ck_assert_str_eq(sym__kernel(s, 0xffffffffc0001010ull).name, "modfn [mymod]");
+	r = sym__kernel(s, 0xffffffff80000000ull);
+	ck_assert_str_eq(r.name, "[unknown]");
+	ck_assert_int_eq(r.kind, PC_FRAME_UNKNOWN);
+	sym__free(s);
+
+	/* an unprivileged snapshot (all zero) gives no symbols */
+	s = sym__new(NULL);
+	ck_assert_int_eq(sym__load_kallsyms(s, "0000000000000000 T a\n0000000000000000 t b\n", 42),
+			 0);
+	ck_assert_str_eq(sym__kernel(s, 0xffffffff81000150ull).name, "[unknown]");
+	sym__free(s);
+}
+END_TEST
+
+static char tmpdir[256];
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* Build libt.so (with a static function only .symtab knows), its stripped
+ * twin with a debuglink, and a build-id debug tree. */
+static void build_elves(void)
+{
+	FILE *f;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_pmuconv.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	char src[512];
+	snprintf(src, sizeof(src), "%s/libt.c", tmpdir);
+	f = fopen(src, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("__attribute__((noinline)) int pc_alpha(int x) { return x * 3 + 1; }\n"
+	      "__attribute__((noinline)) static int pc_hidden(int x) { return x - 2 + pc_alpha(x); "
+	      "}\n"
+	      "int (*pc_hidden_ptr)(int) = pc_hidden;\n",
+	      f);
+	fclose(f);
+	ck_assert_int_eq(sh("cd %s && gcc -shared -fPIC -O1 -g -Wl,--build-id -o libt.so libt.c && "
+			    "objcopy --only-keep-debug libt.so libt.debug && "
+			    "objcopy --strip-all --add-gnu-debuglink=libt.debug libt.so "
+			    "libt_stripped.so && objcopy --strip-all libt.so libt_nodbg.so && "
+			    "id=$(readelf -n libt.so | awk '/Build ID/{print $3}') && "
+			    "mkdir -p dbg/.build-id/$(echo $id | cut -c1-2) && "
+			    "cp libt.debug dbg/.build-id/$(echo $id | cut -c1-2)/$(echo $id | "
+			    "cut -c3-).debug && cp libt_nodbg.so libt_bid.so",
+			    tmpdir),
+			 0);
+}
+
+/* File offset of `addr` in its mapping, from /proc/self/maps (the kernel's
+ * view, independent of the code under test). */
+static uint64_t file_offset(const void *addr, char *path, size_t plen)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	uint64_t a = (uint64_t)(uintptr_t)addr, off = UINT64_MAX;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, pg;
+		char p[512] = "";
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %511s", &s, &e, &pg, p) < 3)
+			continue;
+		if (a >= s && a < e) {
+			off = a - s + pg;
+			snprintf(path, plen, "%s", p);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return off;
+}
+
+START_TEST(test_elf_symbols)
+{
+	char lib[512], path[512], p2[512], p3[512], p4[512];
+	struct sym_stats st;
+
+	build_elves();
+	snprintf(lib, sizeof(lib), "%s/libt.so", tmpdir);
+	void *h = dlopen(lib, RTLD_NOW);
+	ck_assert_ptr_nonnull(h);
+	void *alpha = dlsym(h, "pc_alpha");
+	void **hp = dlsym(h, "pc_hidden_ptr");
+	ck_assert_ptr_nonnull(alpha);
+	ck_assert_ptr_nonnull(hp);
+	uint64_t off_a = file_offset(alpha, path, sizeof(path));
+	uint64_t off_h = file_offset(*hp, path, sizeof(path));
+	ck_assert_uint_ne(off_a, UINT64_MAX);
+	ck_assert_str_eq(path, lib);
+
+	struct symbolizer *s = sym__new(NULL);
+	ck_assert_str_eq(sym__user(s, lib, NULL, 0, off_a, 0).name, "pc_alpha");
+	ck_assert_str_eq(sym__user(s, lib, NULL, 0, off_a + 1, 0).name, "pc_alpha");
+	ck_assert_str_eq(sym__user(s, lib, NULL, 0, off_h, 0).name, "pc_hidden");
+	/* stripped: the static function only resolves through the debuglink */
+	snprintf(p2, sizeof(p2), "%s/libt_stripped.so", tmpdir);
+	ck_assert_str_eq(sym__user(s, p2, NULL, 0, off_h, 0).name, "pc_hidden");
+	/* stripped without a debug file: .dynsym has pc_alpha, not pc_hidden */
+	snprintf(p3, sizeof(p3), "%s/libt_nodbg.so", tmpdir);
+	ck_assert_str_eq(sym__user(s, p3, NULL, 0, off_a, 0).name, "pc_alpha");
+	struct sym_result r = sym__user(s, p3, NULL, 0, off_h, 0);
+	char want[64];
+	snprintf(want, sizeof(want), "libt_nodbg.so+0x%llx", (unsigned long long)off_h);
+	ck_assert_str_eq(r.name, want);
+	ck_assert_int_eq(r.kind, PC_FRAME_UNKNOWN);
+	/* a return address just past a function's end belongs to the caller;
+	 * an unresolved one is still shown at its own offset */
+	ck_assert_str_eq(sym__user(s, lib, NULL, 0, off_a + 1, 1).name, "pc_alpha");
+	snprintf(want, sizeof(want), "libt_nodbg.so+0x%llx", (unsigned long long)off_h + 1);
+	ck_assert_str_eq(sym__user(s, p3, NULL, 0, off_h + 1, 1).name, want);
+	/* missing binary: never dropped */
+	ck_assert_str_eq(sym__user(s, "/nonexistent/libz.so", NULL, 0, 0x10, 0).name,
+			 "libz.so+0x10");
+	/* build-id mismatch: warned and counted, symbols still used */
+	uint8_t bogus[20];
+	memset(bogus, 0xaa, sizeof(bogus));
+	ck_assert_str_eq(sym__user(s, lib, bogus, sizeof(bogus), off_a, 0).name, "pc_alpha");
+	sym__stats(s, &st);
+	ck_assert_uint_eq(st.build_id_mismatch, 1);
+	ck_assert_uint_ge(st.debuglink_used, 1);
+	sym__free(s);
+
+	/* /usr/lib/debug/.build-id lookup (debug_dir redirected) */
+	struct sym_opts o = {0};
+	snprintf(p4, sizeof(p4), "%s/dbg", tmpdir);
+	o.debug_dir = p4;
+	s = sym__new(&o);
+	snprintf(p3, sizeof(p3), "%s/libt_bid.so", tmpdir);
+	ck_assert_str_eq(sym__user(s, p3, NULL, 0, off_h, 0).name, "pc_hidden");
+	sym__stats(s, &st);
+	ck_assert_uint_eq(st.buildid_dir_used, 1);
+	sym__free(s);
+
+	/* --symfs: the recorded path is looked up under the root */
+	o = (struct sym_opts){.symfs = tmpdir};
+	s = sym__new(&o);
+	ck_assert_str_eq(sym__user(s, "/libt.so", NULL, 0, off_a, 0).name, "pc_alpha");
+	sym__free(s);
+
+	/* --vmlinux: kernel symbols from an ELF .symtab (no kallsyms: no
+	 * relocation); the link-time address is runtime - load base */
+	Dl_info di;
+	ck_assert_int_ne(dladdr(alpha, &di), 0);
+	uint64_t link_alpha = (uint64_t)(uintptr_t)alpha - (uint64_t)(uintptr_t)di.dli_fbase;
+	o = (struct sym_opts){.vmlinux = lib};
+	s = sym__new(&o);
+	struct sym_result kr = sym__kernel(s, link_alpha + 1);
+	ck_assert_str_eq(kr.name, "pc_alpha");
+	ck_assert_int_eq(kr.kind, PC_FRAME_KERNEL);
+	sym__free(s);
+
+	dlclose(h);
+	sh("rm -rf %s", tmpdir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pmuconv");
+	TCase *t = tcase_create("core");
+
+	tcase_add_loop_test(t, test_escape, 0, (int)PC_ARRAY_SIZE(esc_cases));
+	tcase_add_test(t, test_intern);
+	tcase_add_test(t, test_agg_merge_sort);
+	tcase_add_loop_test(t, test_parse, 0, (int)PC_ARRAY_SIZE(parse_cases));
+	tcase_add_test(t, test_parse_hostile);
+	tcase_add_loop_test(t, test_detect, 0, (int)PC_ARRAY_SIZE(detect_cases));
+	tcase_add_test(t, test_report_self_total);
+	tcase_add_test(t, test_crc32);
+	tcase_add_test(t, test_kallsyms);
+	suite_add_tcase(s, t);
+	t = tcase_create("elf");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, test_elf_symbols);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(suite());
+	int failed;
+
+	pc_quiet = 1;
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? 1 : 0;
+}
