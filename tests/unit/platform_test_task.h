@@ -1,10 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Host test platform: task part. See platform_test.h. */
+/*
+ * Host test platform: task part. See platform_test.h.
+ *
+ * A scriptable "current task" for kernel/nmi/capture:
+ *  - plat_current_task() returns the task set with plat_test_task_set()
+ *    (default after reset: pid 100, tid 101, comm "test", a user task).
+ *  - plat_user_regs() returns the registers set with
+ *    plat_test_task_set_user_regs(); NULL (the default) makes it return
+ *    false, as for a kernel thread.
+ *  - plat_kernel_stack() stores regs->ip then the scripted frames
+ *    (plat_test_task_set_kstack), at most `max` entries, and sets
+ *    *truncated when frames were left; it remembers the regs pointer it
+ *    was given so tests can check the capture code passed them through.
+ */
 #ifndef PLATFORM_TEST_TASK_H
 #define PLATFORM_TEST_TASK_H
 
 #include "pmuprof/platform.h"
 
 void plat_test_task_reset(void);
+
+void plat_test_task_set(u32 pid, u32 tid, const char *comm, bool idle, bool kthread);
+void plat_test_task_set_user_regs(const struct pp_regs *regs); /* NULL: none */
+
+#define PLAT_TEST_KSTACK_MAX 512
+/* Frames after the interrupted IP (return addresses, innermost first). */
+void plat_test_task_set_kstack(const u64 *frames, unsigned int n);
+unsigned int plat_test_task_kstack_calls(void);
+const struct pp_regs *plat_test_task_kstack_regs(void);
+unsigned int plat_test_task_user_regs_calls(void);
 
 #endif

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuprof/platform.h implemented for Linux x86-64.
+ * Every function marked [NMI] in platform.h is NMI-safe here: no locks, no
+ * sleeping, no allocation, no printing.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/kprobes.h>
+#include <asm/msr.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#include <asm/processor.h>
+#include <asm/unwind.h>
+#include <asm/special_insns.h>
+#include <asm/tlbflush.h>
+#include <asm/pgtable.h>
+#include <asm/perf_event.h>
+
+#include "pp_linux.h"
+
+void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
+{
+	cpuid_count(leaf, subleaf, eax, ebx, ecx, edx);
+}
+
+u64 plat_rdmsr(u32 msr)
+{
+	u64 v;
+
+	rdmsrl(msr, v);
+	return v;
+}
+NOKPROBE_SYMBOL(plat_rdmsr);
+
+void plat_wrmsr(u32 msr, u64 val)
+{
+	wrmsrl(msr, val);
+}
+NOKPROBE_SYMBOL(plat_wrmsr);
+
+int plat_rdmsr_safe(u32 msr, u64 *val)
+{
+	return rdmsrl_safe(msr, val) ? -EIO : 0;
+}
+
+unsigned int plat_cpu(void)
+{
+	return raw_smp_processor_id();
+}
+NOKPROBE_SYMBOL(plat_cpu);
+
+u64 plat_now_ns(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+NOKPROBE_SYMBOL(plat_now_ns);
+
+u32 plat_lvtpc_read(void)
+{
+	return apic_read(APIC_LVTPC);
+}
+
+void plat_lvtpc_write(u32 val)
+{
+	apic_write(APIC_LVTPC, val);
+}
+NOKPROBE_SYMBOL(plat_lvtpc_write);
+
+void plat_lvtpc_set_nmi(void)
+{
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+}
+NOKPROBE_SYMBOL(plat_lvtpc_set_nmi);
+
+bool plat_reserve_perfctr(u32 msr)
+{
+	return reserve_perfctr_nmi(msr);
+}
+
+void plat_release_perfctr(u32 msr)
+{
+	release_perfctr_nmi(msr);
+}
+
+bool plat_reserve_evntsel(u32 msr)
+{
+	return reserve_evntsel_nmi(msr);
+}
+
+void plat_release_evntsel(u32 msr)
+{
+	release_evntsel_nmi(msr);
+}
+
+size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
+{
+	/* copy_from_user_nmi checks access_ok and that current's mm is the
+	 * loaded one, and never faults pages in. */
+	return copy_from_user_nmi(dst, (const void __user *)(unsigned long)uaddr, n);
+}
+NOKPROBE_SYMBOL(plat_copy_user_nmi);
+
+int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n)
+{
+	return copy_from_kernel_nofault(dst, (const void *)(unsigned long)kaddr, n) ? -EFAULT : 0;
+}
+NOKPROBE_SYMBOL(plat_copy_kernel_nofault);
+
+void plat_current_task(struct pp_task *t)
+{
+	struct task_struct *p = current;
+
+	t->pid = p->tgid; /* initial pid namespace (task_pid_nr_ns is not exported) */
+	t->tid = p->pid;
+	t->idle = is_idle_task(p);
+	t->kthread = !!(p->flags & PF_KTHREAD);
+	/* comm may change under us (prctl); a torn name is harmless and
+	 * the caller NUL-terminates. */
+	memcpy(t->comm, p->comm, sizeof(t->comm));
+}
+NOKPROBE_SYMBOL(plat_current_task);
+
+static void fill_regs(struct pp_regs *r, struct pt_regs *regs)
+{
+	r->gpr[PP_REG_AX] = regs->ax;
+	r->gpr[PP_REG_CX] = regs->cx;
+	r->gpr[PP_REG_DX] = regs->dx;
+	r->gpr[PP_REG_BX] = regs->bx;
+	r->gpr[PP_REG_SP] = regs->sp;
+	r->gpr[PP_REG_BP] = regs->bp;
+	r->gpr[PP_REG_SI] = regs->si;
+	r->gpr[PP_REG_DI] = regs->di;
+	r->gpr[PP_REG_R8] = regs->r8;
+	r->gpr[PP_REG_R9] = regs->r9;
+	r->gpr[PP_REG_R10] = regs->r10;
+	r->gpr[PP_REG_R11] = regs->r11;
+	r->gpr[PP_REG_R12] = regs->r12;
+	r->gpr[PP_REG_R13] = regs->r13;
+	r->gpr[PP_REG_R14] = regs->r14;
+	r->gpr[PP_REG_R15] = regs->r15;
+	r->ip = regs->ip;
+	r->flags = regs->flags;
+	r->user = user_mode(regs);
+	r->compat = r->user && !user_64bit_mode(regs);
+}
+NOKPROBE_SYMBOL(fill_regs);
+
+bool plat_user_regs(struct pp_regs *out)
+{
+	struct task_struct *p = current;
+	struct pt_regs *regs;
+
+	if (!p->mm || (p->flags & (PF_KTHREAD | PF_EXITING)))
+		return false;
+	regs = task_pt_regs(p);
+	if (!user_mode(regs))
+		return false;
+	fill_regs(out, regs);
+	out->fs_base = 0;
+	out->gs_base = 0;
+	return true;
+}
+NOKPROBE_SYMBOL(plat_user_regs);
+
+unsigned int plat_kernel_stack(const struct pp_regs *regs, u64 *out, unsigned int max,
+			       bool *truncated)
+{
+	const struct pp_linux_regs *lr = container_of(regs, struct pp_linux_regs, pp);
+	struct unwind_state state;
+	unsigned int n = 0;
+	unsigned long addr;
+
+	*truncated = false;
+	if (!max)
+		return 0;
+	out[n++] = regs->ip;
+	if (!lr->pt || user_mode(lr->pt))
+		return n;
+	/* As perf_callchain_kernel(): start from the interrupted registers;
+	 * __unwind_start() skips the regs frame itself. Bounded by max. */
+	for (__unwind_start(&state, current, lr->pt, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (n == max) {
+			*truncated = true;
+			break;
+		}
+		out[n++] = addr;
+	}
+	return n;
+}
+NOKPROBE_SYMBOL(plat_kernel_stack);
+
+u64 plat_pgtable_root(u64 vaddr)
+{
+	(void)vaddr;
+	/* In the NMI, CR3 holds the kernel page tables of the interrupted
+	 * context (PTI switches on entry), which map both halves. */
+	return read_cr3_pa();
+}
+NOKPROBE_SYMBOL(plat_pgtable_root);
+
+int plat_read_pte(u64 table, unsigned int index, u64 *entry)
+{
+	if (index >= PTRS_PER_PTE)
+		return -EFAULT;
+	return plat_copy_kernel_nofault(
+		entry, (u64)(unsigned long)__va(table) + index * sizeof(u64), sizeof(u64));
+}
+NOKPROBE_SYMBOL(plat_read_pte);
+
+unsigned int plat_paging_levels(void)
+{
+	return pgtable_l5_enabled() ? 5 : 4;
+}
+
+void pp_regs_from_pt(struct pp_linux_regs *lr, struct pt_regs *regs, bool want_segs)
+{
+	struct pp_regs *r = &lr->pp;
+
+	lr->pt = regs;
+	fill_regs(r, regs);
+	r->fs_base = 0;
+	r->gs_base = 0;
+	if (want_segs) {
+		/* FS is not switched on kernel entry; the user GS base sits in
+		 * KERNEL_GS_BASE after the entry's swapgs. */
+		rdmsrl(MSR_FS_BASE, r->fs_base);
+		if (r->user)
+			rdmsrl(MSR_KERNEL_GS_BASE, r->gs_base);
+		else
+			rdmsrl(MSR_GS_BASE, r->gs_base);
+	}
+}
+NOKPROBE_SYMBOL(pp_regs_from_pt);

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel/linux: the Linux glue of pmuprof.ko (internal header).
+ *
+ *   main.c            module init/exit, PMU probe line, NMI handler and
+ *                     cpuhp registration
+ *   chardev.c         /dev/pmuprof: open/release, ioctls, read, poll
+ *   sampler.c         session start/stop, the NMI handler, the NMI-IPI
+ *                     hrtimers, cpuhp callbacks, irq_work wake-ups
+ *   platform_linux.c  pmuprof/platform.h for Linux
+ *
+ * One session exists at a time (single opener), so the per-CPU state is one
+ * module-wide per-CPU allocation and the session a static struct.
+ */
+#ifndef PMUPROF_PP_LINUX_H
+#define PMUPROF_PP_LINUX_H
+
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/ptrace.h>
+
+#include "pmuprof/platform.h"
+#include "../nmi/ring.h"
+#include "../nmi/capture.h"
+#include "../nmi/session.h"
+#include "../pmu/pmu.h"
+
+#define PP_NAME "pmuprof"
+
+/*
+ * Everything the NMI handler touches on one CPU, fetched once with
+ * this_cpu_ptr() at its top.
+ */
+struct pp_cpu {
+	struct ring ring;			 /* valid when ring_mem != NULL */
+	void *ring_mem;				 /* vmalloc'ed, session lifetime */
+	struct capture_cpu cap;			 /* stats, scratch stacks, throttle window */
+	struct pmu_cpu pmu;			 /* this CPU's counters (PMU source) */
+	u64 pmu_period_seen[PMUPROF_MAX_EVENTS]; /* per assignment: last reported period */
+	atomic_t nmi_pending;			 /* NMI IPIs sent to this CPU, not yet consumed */
+	bool sampling;		   /* this CPU captures (target set, online, running) */
+	bool pmu_running;	   /* pmu__cpu_start done on this CPU */
+	bool timer_running;	   /* this CPU's hrtimer armed */
+	u64 clock_period_ns;	   /* this CPU as a target: current cpu-clock period */
+	struct hrtimer timer;	   /* pinned; sends NMI IPIs to the next CPU */
+	struct irq_work wake_work; /* reader wake-up, queued from NMI */
+	u64 read_records;	   /* reader side (process context) */
+	u64 read_bytes;
+	u32 cpu;
+};
+
+/* Dynamic per-CPU memory: the struct (~10 KiB with the scratch stacks) is
+ * too big for the module static per-CPU reserve. */
+extern struct pp_cpu __percpu *pp_cpus;
+
+struct pp_session {
+	struct mutex lock;    /* serialises ioctls, read, release */
+	wait_queue_head_t wq; /* readers and pollers */
+	u32 state;	      /* enum pmuprof_state; written under lock */
+	bool running;	      /* read by the hotplug callbacks */
+	bool privileged;      /* opener had CAP_SYS_ADMIN or CAP_SYSLOG */
+	struct session_plan plan;
+	cpumask_var_t targets; /* CPUs that may sample in this session */
+	u64 start_ns, stop_ns;
+	u32 read_cpu; /* where read() resumes (fairness) */
+};
+
+extern struct pp_session pp_sess;
+extern struct pmu_caps pp_caps;
+extern atomic_t pp_open_count;
+
+/* Linux pt_regs wrapped in the portable form; plat_kernel_stack() finds
+ * the pt_regs with container_of (see platform_linux.c). */
+struct pp_linux_regs {
+	struct pp_regs pp;
+	struct pt_regs *pt;
+};
+void pp_regs_from_pt(struct pp_linux_regs *lr, struct pt_regs *regs, bool want_segs);
+
+/* sampler.c */
+int pp_sampler_init(void);
+void pp_sampler_exit(void);
+int pp_session_alloc_rings(struct pp_session *s);
+void pp_session_free_rings(struct pp_session *s);
+int pp_session_start(struct pp_session *s);
+void pp_session_stop(struct pp_session *s);
+bool pp_session_has_data(struct pp_session *s, u64 min_bytes);
+
+/* chardev.c */
+int pp_chardev_init(void);
+void pp_chardev_exit(void);
+
+#endif /* PMUPROF_PP_LINUX_H */

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/nmi/capture.c: build sample records in NMI context. See capture.h.
+ *
+ * Cost: one sample is a task snapshot, an optional ORC walk (platform), an
+ * optional frame-pointer walk of at most `depth` 16-byte user reads, an
+ * optional data-address step (dataaddr.h: <= 2 instruction fetches, one
+ * decode, <= 10 page-table reads), one ring reservation and one copy of at
+ * most PMUPROF_MAX_RECORD bytes. Every loop is bounded by `depth`
+ * (<= PMUPROF_MAX_DEPTH).
+ */
+#include "capture.h"
+#include "dataaddr.h"
+
+static inline bool cpu_in_mask(const u64 *mask, u32 cpu)
+{
+	if (cpu >= PMUPROF_MAX_CPUS)
+		return false;
+	return (mask[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+void capture__reset(struct capture_cpu *cc)
+{
+	unsigned int i;
+
+	for (i = 0; i < CAPTURE_NR_CTX; i++) {
+		struct capture_ctx *c = &cc->ctx[i];
+
+		memset(&c->st, 0, sizeof(c->st));
+		memset(c->event_samples, 0, sizeof(c->event_samples));
+		memset(c->event_lost, 0, sizeof(c->event_lost));
+		c->win_start_ns = 0;
+		c->win_busy_ns = 0;
+		c->win_runs = 0;
+	}
+}
+
+u32 capture__sample_size(bool addr, unsigned int nr_kstack, unsigned int nr_ustack)
+{
+	u32 size = sizeof(struct pmuprof_sample);
+
+	if (addr)
+		size += sizeof(struct pmuprof_sample_addr);
+	size += (u32)(nr_kstack + nr_ustack) * sizeof(u64);
+	return size; /* every part is a multiple of 8 bytes */
+}
+
+unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned int max,
+				 u32 *sflags)
+{
+	struct {
+		u64 next_fp;
+		u64 ret;
+	} frame;
+	unsigned int n = 0;
+	u64 fp;
+
+	if (!max)
+		return 0;
+	out[n++] = uregs->ip;
+	if (uregs->compat)
+		return n; /* 32-bit frames are not walked (documented) */
+	fp = uregs->gpr[PP_REG_BP];
+	/* Bounded: at most max - 1 iterations, one 16-byte read each. */
+	while (fp) {
+		if (fp & 7)
+			break; /* not a frame pointer (code built without them) */
+		if (n == max) {
+			*sflags |= PMUPROF_SF_USTACK_TRUNC;
+			break;
+		}
+		if (plat_copy_user_nmi(&frame, fp, sizeof(frame)) != 0) {
+			*sflags |= PMUPROF_SF_USTACK_FAULT;
+			break;
+		}
+		if (!frame.ret)
+			break;
+		out[n++] = frame.ret;
+		/* Stacks grow down, so callers' frames are at higher addresses:
+		 * a frame pointer that does not grow is a loop or garbage. */
+		if (frame.next_fp <= fp)
+			break;
+		fp = frame.next_fp;
+	}
+	return n;
+}
+
+static void ctx_count_lost(struct capture_ctx *c, u32 event)
+{
+	c->st.captured++;
+	c->st.lost++;
+	if (event < PMUPROF_MAX_EVENTS)
+		c->event_lost[event]++;
+}
+
+int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct capture_params *p,
+		    struct ring *r, const struct pp_regs *regs, u32 source, u32 event, u64 period,
+		    u64 now_ns, bool *wake)
+{
+	struct capture_ctx *c = &cc->ctx[ctx];
+	struct pmuprof_sample *s;
+	struct pp_task task;
+	struct pp_regs uregs;
+	struct pmuprof_sample_addr addr;
+	const struct pp_regs *ur = NULL;
+	unsigned int nk = 0, nu = 0;
+	u32 sflags = 0, size;
+	bool trunc = false, want_addr;
+	u64 *stacks;
+
+	/* Filters first: they are the cheap way out. */
+	if (p->target == PMUPROF_TARGET_CPUS && !cpu_in_mask(p->cpu_mask, r->cpu))
+		goto filtered;
+	if (regs->user ? (p->flags & PMUPROF_CF_EXCLUDE_USER)
+		       : (p->flags & PMUPROF_CF_EXCLUDE_KERNEL))
+		goto filtered;
+	plat_current_task(&task);
+	if (p->target == PMUPROF_TARGET_PID && (task.idle || task.pid != (u32)p->pid))
+		goto filtered;
+
+	if (!regs->user && (p->flags & PMUPROF_CF_KSTACK) && p->privileged) {
+		nk = plat_kernel_stack(regs, c->kstack, p->depth, &trunc);
+		if (nk > p->depth)
+			nk = p->depth; /* never trust a count from outside */
+		if (trunc)
+			sflags |= PMUPROF_SF_KSTACK_TRUNC;
+	}
+	if (p->flags & PMUPROF_CF_USTACK) {
+		if (regs->user)
+			ur = regs;
+		else if (!task.kthread && !task.idle && plat_user_regs(&uregs))
+			ur = &uregs;
+		if (ur)
+			nu = capture__user_stack(ur, c->ustack, p->depth, &sflags);
+	}
+
+	want_addr = p->flags & (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE);
+	if (want_addr) {
+		/* PMU overflow without PEBS: the IP has skidded past the event */
+		dataaddr__fill(&addr, regs, p->flags, p->privileged, source == PMUPROF_SOURCE_PMU);
+		if (!regs->user && !p->privileged) {
+			addr.code_page = PMUPROF_PAGE_UNKNOWN; /* nothing about kernel text */
+			addr.code_phys = 0;
+		}
+		sflags |= PMUPROF_SF_ADDR;
+	}
+
+	size = capture__sample_size(want_addr, nk, nu);
+	s = ring__reserve_sample(r, size, now_ns);
+	if (!s) {
+		ctx_count_lost(c, event);
+		return CAPTURE_LOST;
+	}
+	s->hdr.type = PMUPROF_REC_SAMPLE;
+	s->hdr.misc = regs->user ? PMUPROF_MISC_USER : PMUPROF_MISC_KERNEL;
+	if (task.idle)
+		s->hdr.misc |= PMUPROF_MISC_IDLE;
+	if (source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER)
+		s->hdr.misc |= PMUPROF_MISC_EXACT_IP; /* interrupted at a boundary */
+	s->hdr.size = size;
+	s->time_ns = now_ns;
+	s->ip = (regs->user || p->privileged) ? regs->ip : 0;
+	s->period = period;
+	s->pid = task.pid;
+	s->tid = task.tid;
+	s->cpu = r->cpu;
+	s->event = (u16)event;
+	s->source = (u8)source;
+	s->__pad0 = 0;
+	s->sample_flags = sflags;
+	s->nr_kstack = (u16)nk;
+	s->nr_ustack = (u16)nu;
+	memcpy(s->comm, task.comm, sizeof(s->comm));
+	s->comm[sizeof(s->comm) - 1] = '\0';
+	stacks = (u64 *)(s + 1);
+	if (want_addr) {
+		memcpy(stacks, &addr, sizeof(addr));
+		stacks += sizeof(addr) / sizeof(u64);
+	}
+	memcpy(stacks, c->kstack, nk * sizeof(u64));
+	memcpy(stacks + nk, c->ustack, nu * sizeof(u64));
+	if (ring__commit(r, s))
+		*wake = true;
+
+	c->st.captured++;
+	c->st.samples++;
+	if (event < PMUPROF_MAX_EVENTS)
+		c->event_samples[event]++;
+	return CAPTURE_WRITTEN;
+
+filtered:
+	c->st.filtered++;
+	return CAPTURE_FILTERED;
+}
+
+bool capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start, u64 t_end)
+{
+	struct capture_ctx *c = &cc->ctx[ctx];
+	u64 took = t_end > t_start ? t_end - t_start : 0;
+	u64 elapsed;
+	bool over;
+
+	c->st.nmis_handled++;
+	if (c->st.nmis_handled == 1 || took < c->st.handler_ns_min)
+		c->st.handler_ns_min = took;
+	if (took > c->st.handler_ns_max)
+		c->st.handler_ns_max = took;
+	c->st.handler_ns_total += took;
+	c->st.hist[pmuprof_hist_bucket(took)]++;
+
+	if (!c->win_runs)
+		c->win_start_ns = t_start;
+	c->win_busy_ns += took < CAPTURE_THROTTLE_RUN_CAP_NS ? took : CAPTURE_THROTTLE_RUN_CAP_NS;
+	c->win_runs++;
+	elapsed = t_end > c->win_start_ns ? t_end - c->win_start_ns : 0;
+
+	/* Over budget: more than MAX_CPU_PCT of the window's time (checked
+	 * early against the full window length, so a storm is caught before
+	 * the window ends) with a mean above MAX_MEAN_NS per run. */
+	over = c->win_busy_ns > (u64)CAPTURE_MAX_MEAN_NS * c->win_runs &&
+	       c->win_busy_ns * 100 > (elapsed < CAPTURE_THROTTLE_WINDOW_NS
+					       ? CAPTURE_THROTTLE_WINDOW_NS
+					       : elapsed) *
+					      CAPTURE_MAX_CPU_PCT;
+	if (over || elapsed >= CAPTURE_THROTTLE_WINDOW_NS) {
+		c->win_runs = 0;
+		c->win_busy_ns = 0;
+	}
+	return over;
+}
+
+void capture__nmi_passed(struct capture_cpu *cc, unsigned int ctx)
+{
+	cc->ctx[ctx].st.nmis_passed++;
+}
+
+static void period_record(struct ring *r, u16 type, u32 event, u64 old_period, u64 new_period,
+			  u64 now_ns, bool *wake)
+{
+	struct pmuprof_throttle *t;
+
+	t = ring__reserve(r, sizeof(*t));
+	if (!t)
+		return; /* counted by the ring (other_dropped) */
+	t->hdr.type = type;
+	t->hdr.misc = 0;
+	t->hdr.size = sizeof(*t);
+	t->cpu = r->cpu;
+	t->event = (u16)event;
+	t->__pad0 = 0;
+	t->time_ns = now_ns;
+	t->old_period = old_period;
+	t->new_period = new_period;
+	if (ring__commit(r, t))
+		*wake = true;
+}
+
+void capture__throttled(struct capture_cpu *cc, unsigned int ctx, struct ring *r, u32 event,
+			u64 old_period, u64 new_period, u64 now_ns, bool *wake)
+{
+	cc->ctx[ctx].st.throttled++; /* counted even if the record does not fit */
+	period_record(r, PMUPROF_REC_THROTTLE, event, old_period, new_period, now_ns, wake);
+}
+
+void capture__period_changed(struct ring *r, u32 event, u64 old_period, u64 new_period, u64 now_ns,
+			     bool *wake)
+{
+	period_record(r, PMUPROF_REC_PERIOD, event, old_period, new_period, now_ns, wake);
+}
+
+void capture__stats_add(struct pmuprof_cpu_stats *dst, const struct pmuprof_cpu_stats *src)
+{
+	unsigned int i;
+
+	if (src->nmis_handled) {
+		if (!dst->nmis_handled || src->handler_ns_min < dst->handler_ns_min)
+			dst->handler_ns_min = src->handler_ns_min;
+		if (src->handler_ns_max > dst->handler_ns_max)
+			dst->handler_ns_max = src->handler_ns_max;
+	}
+	dst->captured += src->captured;
+	dst->samples += src->samples;
+	dst->lost += src->lost;
+	dst->filtered += src->filtered;
+	dst->nmis_handled += src->nmis_handled;
+	dst->nmis_passed += src->nmis_passed;
+	dst->ipis_sent += src->ipis_sent;
+	dst->throttled += src->throttled;
+	dst->overflow_loops_capped += src->overflow_loops_capped;
+	dst->handler_ns_total += src->handler_ns_total;
+	dst->read_records += src->read_records;
+	dst->read_bytes += src->read_bytes;
+	for (i = 0; i < PMUPROF_HIST_BUCKETS; i++)
+		dst->hist[i] += src->hist[i];
+}
+
+void capture__cpu_stats(const struct capture_cpu *cc, struct pmuprof_cpu_stats *out,
+			u64 *ev_samples, u64 *ev_lost)
+{
+	unsigned int i, e;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < CAPTURE_NR_CTX; i++) {
+		const struct capture_ctx *c = &cc->ctx[i];
+
+		capture__stats_add(out, &c->st);
+		for (e = 0; e < PMUPROF_MAX_EVENTS; e++) {
+			if (ev_samples)
+				ev_samples[e] += c->event_samples[e];
+			if (ev_lost)
+				ev_lost[e] += c->event_lost[e];
+		}
+	}
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel/nmi/capture: turn one interrupt (PMU overflow NMI, NMI IPI, or the
+ * one-CPU hrtimer fallback) into one PMUPROF_REC_SAMPLE in this CPU's ring.
+ * Portable: talks to the kernel only through pmuprof/platform.h.
+ *
+ * Contexts. A CPU can capture from two contexts: NMI (every source) and
+ * hard IRQ (the one-CPU TIMER fallback, which an NMI may interrupt). Each
+ * context owns a struct capture_ctx (stats, scratch stacks, throttle
+ * window) and is its only writer, so no counter is ever updated by two
+ * nested contexts at once; GET_STATS sums the contexts. The ring itself is
+ * nesting-safe (ring.h).
+ *
+ * Accounting (per context, per CPU), exact at all times:
+ *   captured == samples + lost          (filtered samples are not captured)
+ *   sum over events of event_samples == samples, of event_lost == lost
+ *
+ * Throttling (see capture__handler_done): a window of handler runs is
+ * closed every CAPTURE_THROTTLE_WINDOW_NS; the rate is lowered (period x2)
+ * when, in that window, the handler used more than CAPTURE_MAX_CPU_PCT % of
+ * the CPU *and* its mean run time was above CAPTURE_MAX_MEAN_NS. These are
+ * perf's defaults (kernel.perf_cpu_time_max_percent = 25, which at perf's
+ * 100 kHz maximum rate allows 2.5 us per sample): cheap handlers are never
+ * throttled, expensive ones never get more than a quarter of a CPU for long.
+ * The share is checked early against the whole window, so a storm is cut
+ * after at most a quarter window (25 ms) of handler time; the window is
+ * long enough that one slow run (a vCPU preempted on the host, first-time
+ * code translation under TCG: a few ms) does not throttle a 1 kHz session.
+ */
+#ifndef PMUPROF_CAPTURE_H
+#define PMUPROF_CAPTURE_H
+
+#include "pmuprof/types.h"
+#include "pmuprof/platform.h"
+#include "../../include/uapi/pmuprof.h"
+#include "ring.h"
+
+enum capture_context {
+	CAPTURE_CTX_NMI = 0,
+	CAPTURE_CTX_IRQ = 1, /* TIMER fallback (hrtimer interrupt) */
+	CAPTURE_NR_CTX,
+};
+
+#define CAPTURE_THROTTLE_WINDOW_NS 100000000ull /* 100 ms */
+#define CAPTURE_MAX_CPU_PCT	   25u
+#define CAPTURE_MAX_MEAN_NS	   2500u
+#define CAPTURE_THROTTLE_FACTOR	   2u
+/* One run counts at most this much towards the budget (less than the 25 ms
+ * a window allows): a single run made long by something else (a vCPU
+ * descheduled on its host for tens of ms) is not a rate problem and does
+ * not throttle alone; slow runs that keep coming still do. */
+#define CAPTURE_THROTTLE_RUN_CAP_NS 10000000ull
+
+/* Session-wide parameters, constant while a session runs. */
+struct capture_params {
+	u32 flags;	 /* PMUPROF_CF_* */
+	u32 depth;	 /* max frames per stack, 1..PMUPROF_MAX_DEPTH */
+	u32 target;	 /* enum pmuprof_target */
+	s32 pid;	 /* PMUPROF_TARGET_PID: tgid */
+	bool privileged; /* may see kernel addresses */
+	u32 nr_events;
+	u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* PMUPROF_TARGET_CPUS */
+};
+
+struct capture_ctx {
+	struct pmuprof_cpu_stats st; /* read_records/read_bytes unused here */
+	u64 event_samples[PMUPROF_MAX_EVENTS];
+	u64 event_lost[PMUPROF_MAX_EVENTS];
+	/* throttle window */
+	u64 win_start_ns;
+	u64 win_busy_ns;
+	u64 win_runs;
+	/* scratch: stacks are gathered here, then copied into the record */
+	u64 kstack[PMUPROF_MAX_DEPTH];
+	u64 ustack[PMUPROF_MAX_DEPTH];
+};
+
+struct capture_cpu {
+	struct capture_ctx ctx[CAPTURE_NR_CTX];
+};
+
+enum capture_result {
+	CAPTURE_FILTERED = 0, /* not captured: pid/mode/cpu filter */
+	CAPTURE_WRITTEN = 1,  /* sample record committed */
+	CAPTURE_LOST = 2,     /* ring full: counted as lost */
+};
+
+/* Zero every counter and the throttle window (session start). */
+void capture__reset(struct capture_cpu *cc);
+
+/*
+ * Capture one sample of `source`/`event` standing for `period` from the
+ * interrupted `regs`, into ring `r` (whose ->cpu is the sampled CPU).
+ * `regs` is passed unchanged to plat_kernel_stack(). Sets *wake when the
+ * reader should be woken (watermark crossed). Returns enum capture_result.
+ * [NMI]
+ */
+int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct capture_params *p,
+		    struct ring *r, const struct pp_regs *regs, u32 source, u32 event, u64 period,
+		    u64 now_ns, bool *wake);
+
+/*
+ * Account one handler run that took t_end - t_start ns (NMI claimed).
+ * Returns true when the rate must be lowered (caller scales its periods by
+ * CAPTURE_THROTTLE_FACTOR and calls capture__throttled()). [NMI]
+ */
+bool capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start, u64 t_end);
+/* Count an NMI that was not ours (returned NMI_DONE). [NMI] */
+void capture__nmi_passed(struct capture_cpu *cc, unsigned int ctx);
+/* Count a lowered rate and emit a THROTTLE record (best effort). [NMI] */
+void capture__throttled(struct capture_cpu *cc, unsigned int ctx, struct ring *r, u32 event,
+			u64 old_period, u64 new_period, u64 now_ns, bool *wake);
+/* Frequency mode moved an event's period: emit a PERIOD record (best
+ * effort; samples carry their own period either way). [NMI] */
+void capture__period_changed(struct ring *r, u32 event, u64 old_period, u64 new_period, u64 now_ns,
+			     bool *wake);
+
+/*
+ * User call stack by frame pointers from user registers `uregs`:
+ * out[0] = uregs->ip, then return addresses, at most `max` entries. Stops
+ * on a zero or misaligned frame pointer, on a frame pointer that does not
+ * grow (loop guard), on a zero return address, and on a fault (sets
+ * PMUPROF_SF_USTACK_FAULT in *sflags); sets PMUPROF_SF_USTACK_TRUNC when
+ * `max` was reached with frames left. [NMI]
+ */
+unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned int max,
+				 u32 *sflags);
+
+/* Size of a sample record with these parts (multiple of 8). */
+u32 capture__sample_size(bool addr, unsigned int nr_kstack, unsigned int nr_ustack);
+
+/* Sum both contexts of one CPU into *out (min/max combined), and the
+ * per-event counts into ev_samples/ev_lost (added, may be NULL). */
+void capture__cpu_stats(const struct capture_cpu *cc, struct pmuprof_cpu_stats *out,
+			u64 *ev_samples, u64 *ev_lost);
+/* dst += src with min/max combined (only over entries that ran). */
+void capture__stats_add(struct pmuprof_cpu_stats *dst, const struct pmuprof_cpu_stats *src);
+
+#endif /* PMUPROF_CAPTURE_H */

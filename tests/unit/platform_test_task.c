@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host test platform: task part. See platform_test_task.h. */
+#include "platform_test_task.h"
+
+static struct pp_task cur;
+static struct pp_regs uregs;
+static bool have_uregs;
+static u64 kframes[PLAT_TEST_KSTACK_MAX];
+static unsigned int nkframes, kcalls, ucalls;
+static const struct pp_regs *klast;
+
+void plat_test_task_reset(void)
+{
+	plat_test_task_set(100, 101, "test", false, false);
+	have_uregs = false;
+	memset(&uregs, 0, sizeof(uregs));
+	nkframes = 0;
+	kcalls = 0;
+	ucalls = 0;
+	klast = NULL;
+}
+
+void plat_test_task_set(u32 pid, u32 tid, const char *comm, bool idle, bool kthread)
+{
+	memset(&cur, 0, sizeof(cur));
+	cur.pid = pid;
+	cur.tid = tid;
+	cur.idle = idle;
+	cur.kthread = kthread;
+	/* like the kernel's comm: not necessarily NUL-terminated at 16 */
+	memcpy(cur.comm, comm, strnlen(comm, sizeof(cur.comm)));
+}
+
+void plat_test_task_set_user_regs(const struct pp_regs *regs)
+{
+	have_uregs = regs != NULL;
+	if (regs)
+		uregs = *regs;
+}
+
+void plat_test_task_set_kstack(const u64 *frames, unsigned int n)
+{
+	if (n > PLAT_TEST_KSTACK_MAX)
+		n = PLAT_TEST_KSTACK_MAX;
+	memcpy(kframes, frames, n * sizeof(u64));
+	nkframes = n;
+}
+
+unsigned int plat_test_task_kstack_calls(void)
+{
+	return kcalls;
+}
+
+const struct pp_regs *plat_test_task_kstack_regs(void)
+{
+	return klast;
+}
+
+unsigned int plat_test_task_user_regs_calls(void)
+{
+	return ucalls;
+}
+
+void plat_current_task(struct pp_task *t)
+{
+	*t = cur;
+}
+
+bool plat_user_regs(struct pp_regs *out)
+{
+	ucalls++;
+	if (!have_uregs)
+		return false;
+	*out = uregs;
+	return true;
+}
+
+unsigned int plat_kernel_stack(const struct pp_regs *regs, u64 *out, unsigned int max,
+			       bool *truncated)
+{
+	unsigned int n = 0, i;
+
+	kcalls++;
+	klast = regs;
+	*truncated = false;
+	if (!max)
+		return 0;
+	out[n++] = regs->ip;
+	for (i = 0; i < nkframes; i++) {
+		if (n == max) {
+			*truncated = true;
+			break;
+		}
+		out[n++] = kframes[i];
+	}
+	return n;
+}

@@ -1,0 +1,1271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for kernel/nmi/session.c (GET_INFO contents, CONFIGURE
+ * validation, the state machine) and kernel/nmi/capture.c (sample layout,
+ * filters, privilege hiding, user stack walks on fake memory with loops and
+ * faults, kernel stacks, ring-full accounting, throttling, stats).
+ * Platform: tests/unit/platform_test*.c (fake task, memory, clock).
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "kernel/nmi/session.h"
+#include "kernel/nmi/capture.h"
+#include "kernel/nmi/ring.h"
+#include "platform_test.h"
+#include "pmu_model.h"
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+static struct pmu_caps caps_none, caps_intel;
+static struct pmuprof_info info_2cpu, info_1cpu, info_pmu, info_unpriv;
+
+static void setup_caps(void)
+{
+	memset(&caps_none, 0, sizeof(caps_none));
+	caps_none.status = PMUPROF_PMU_NO_ARCH_PERFMON;
+	caps_none.vendor = PMUPROF_VENDOR_INTEL;
+	caps_none.hypervisor = true;
+	strcpy(caps_none.vendor_string, "GenuineIntel");
+
+	memset(&caps_intel, 0, sizeof(caps_intel));
+	caps_intel.status = PMUPROF_PMU_OK;
+	caps_intel.version = 4;
+	caps_intel.nr_gp = 4;
+	caps_intel.gp_width = 48;
+	caps_intel.nr_fixed = 3;
+	caps_intel.fixed_width = 48;
+	caps_intel.arch_events = 0x7f;
+	caps_intel.arch_events_len = 7;
+	caps_intel.fixed_mask = 0x7;
+	caps_intel.full_width = true;
+	caps_intel.vendor = PMUPROF_VENDOR_INTEL;
+	strcpy(caps_intel.vendor_string, "GenuineIntel");
+
+	session__fill_info(&info_2cpu, &caps_none, 4, 2, true, 4);
+	session__fill_info(&info_1cpu, &caps_none, 4, 1, true, 4);
+	session__fill_info(&info_pmu, &caps_intel, 4, 4, true, 5);
+	session__fill_info(&info_unpriv, &caps_none, 4, 2, false, 4);
+}
+
+static void setup(void)
+{
+	plat_test_reset();
+	setup_caps();
+}
+
+static void base_config(struct pmuprof_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->nr_events = 1;
+	c->flags = PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK;
+	c->events[0].source = PMUPROF_SOURCE_NMI_IPI;
+	c->events[0].period = 1000000;
+}
+
+#define SUPPORTED                                                                                  \
+	(PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_EXCLUDE_USER |                         \
+	 PMUPROF_CF_EXCLUDE_KERNEL)
+
+/* ---- GET_INFO ------------------------------------------------------------ */
+
+START_TEST(test_info_sources)
+{
+	ck_assert_uint_eq(info_2cpu.sources,
+			  (1u << PMUPROF_SOURCE_NMI_IPI) | (1u << PMUPROF_SOURCE_TIMER));
+	ck_assert_uint_eq(info_1cpu.sources, 1u << PMUPROF_SOURCE_TIMER);
+	ck_assert_uint_eq(info_pmu.sources, (1u << PMUPROF_SOURCE_NMI_IPI) |
+						    (1u << PMUPROF_SOURCE_TIMER) |
+						    (1u << PMUPROF_SOURCE_PMU));
+	ck_assert_uint_eq(info_2cpu.pmu_status, PMUPROF_PMU_NO_ARCH_PERFMON);
+	ck_assert(info_2cpu.flags & PMUPROF_INFO_PRIVILEGED);
+	ck_assert(info_2cpu.flags & PMUPROF_INFO_HYPERVISOR);
+	ck_assert(!(info_unpriv.flags & PMUPROF_INFO_PRIVILEGED));
+	ck_assert(info_pmu.flags & PMUPROF_INFO_FULL_WIDTH);
+	ck_assert_uint_eq(info_pmu.nr_gp, 4);
+	ck_assert_uint_eq(info_pmu.paging_levels, 5);
+	ck_assert_uint_eq(info_2cpu.size, sizeof(struct pmuprof_info));
+	ck_assert_uint_eq(info_2cpu.max_depth, PMUPROF_MAX_DEPTH);
+	ck_assert_uint_eq(info_2cpu.ring_default, PMUPROF_RING_DEFAULT);
+	ck_assert_uint_eq(info_2cpu.nr_cpus, 4);
+	ck_assert_uint_eq(info_2cpu.nr_online, 2);
+	ck_assert_str_eq(info_2cpu.vendor_string, "GenuineIntel");
+}
+END_TEST
+
+/* ---- CONFIGURE validation table ------------------------------------------ */
+
+struct vcase {
+	const char *name;
+	void (*edit)(struct pmuprof_config *c);
+	const struct pmuprof_info *info; /* NULL: info_2cpu */
+	int err;			 /* expected, 0 = valid */
+};
+
+#define E(fn) static void fn(struct pmuprof_config *c)
+E(e_none)
+{
+	(void)c;
+}
+E(e_size_small)
+{
+	c->size = sizeof(*c) - 8;
+}
+E(e_size_zero)
+{
+	c->size = 0;
+}
+E(e_flags_unknown)
+{
+	c->flags |= 1u << 7;
+}
+E(e_flags_high)
+{
+	c->flags |= 1u << 31;
+}
+E(e_reserved)
+{
+	c->__reserved[3] = 1;
+}
+E(e_excl_both)
+{
+	c->flags |= PMUPROF_CF_EXCLUDE_USER | PMUPROF_CF_EXCLUDE_KERNEL;
+}
+E(e_excl_user)
+{
+	c->flags |= PMUPROF_CF_EXCLUDE_USER;
+}
+E(e_data_addr)
+{
+	c->flags |= PMUPROF_CF_DATA_ADDR;
+}
+E(e_phys_alone)
+{
+	c->flags |= PMUPROF_CF_PHYS_ADDR;
+}
+E(e_depth_max)
+{
+	c->stack_depth = PMUPROF_MAX_DEPTH;
+}
+E(e_depth_over)
+{
+	c->stack_depth = PMUPROF_MAX_DEPTH + 1;
+}
+E(e_depth_huge)
+{
+	c->stack_depth = 1000000000u;
+}
+E(e_ring_min)
+{
+	c->ring_size = PMUPROF_RING_MIN;
+}
+E(e_ring_max)
+{
+	c->ring_size = PMUPROF_RING_MAX;
+}
+E(e_ring_small)
+{
+	c->ring_size = PMUPROF_RING_MIN / 2;
+}
+E(e_ring_big)
+{
+	c->ring_size = PMUPROF_RING_MAX * 2;
+}
+E(e_ring_npow2)
+{
+	c->ring_size = PMUPROF_RING_MIN + 8;
+}
+E(e_wakeup_over)
+{
+	c->ring_size = PMUPROF_RING_MIN;
+	c->wakeup_bytes = PMUPROF_RING_MIN + 1;
+}
+E(e_wakeup_eq)
+{
+	c->ring_size = PMUPROF_RING_MIN;
+	c->wakeup_bytes = PMUPROF_RING_MIN;
+}
+E(e_target_bad)
+{
+	c->target = 3;
+}
+E(e_all_with_pid)
+{
+	c->pid = 5;
+}
+E(e_all_with_mask)
+{
+	c->cpu_mask[0] = 1;
+}
+E(e_cpus_ok)
+{
+	c->target = PMUPROF_TARGET_CPUS;
+	c->cpu_mask[0] = 0x8;
+}
+E(e_cpus_empty)
+{
+	c->target = PMUPROF_TARGET_CPUS;
+}
+E(e_cpus_beyond)
+{
+	c->target = PMUPROF_TARGET_CPUS;
+	c->cpu_mask[0] = 0x10;
+}
+E(e_cpus_far)
+{
+	c->target = PMUPROF_TARGET_CPUS;
+	c->cpu_mask[15] = 1ull << 63;
+}
+E(e_cpus_pid)
+{
+	c->target = PMUPROF_TARGET_CPUS;
+	c->cpu_mask[0] = 1;
+	c->pid = 1;
+}
+E(e_pid_ok)
+{
+	c->target = PMUPROF_TARGET_PID;
+	c->pid = 42;
+}
+E(e_pid_zero)
+{
+	c->target = PMUPROF_TARGET_PID;
+}
+E(e_pid_neg)
+{
+	c->target = PMUPROF_TARGET_PID;
+	c->pid = -1;
+}
+E(e_pid_mask)
+{
+	c->target = PMUPROF_TARGET_PID;
+	c->pid = 42;
+	c->cpu_mask[1] = 1;
+}
+E(e_nr0)
+{
+	c->nr_events = 0;
+}
+E(e_nr17)
+{
+	c->nr_events = PMUPROF_MAX_EVENTS + 1;
+}
+E(e_slot_beyond)
+{
+	c->events[1].period = 1;
+}
+E(e_ev_flags)
+{
+	c->events[0].flags = 1u << 2;
+}
+E(e_ev_reserved)
+{
+	c->events[0].__reserved[1] = 1;
+}
+E(e_src_none)
+{
+	c->events[0].source = PMUPROF_SOURCE_NONE;
+}
+E(e_src_max)
+{
+	c->events[0].source = PMUPROF_SOURCE__MAX;
+}
+E(e_period0)
+{
+	c->events[0].period = 0;
+}
+E(e_period1)
+{
+	c->events[0].period = 1;
+}
+E(e_period_min)
+{
+	c->events[0].period = PMUPROF_MIN_CLOCK_PERIOD_NS;
+}
+E(e_period_below)
+{
+	c->events[0].period = PMUPROF_MIN_CLOCK_PERIOD_NS - 1;
+}
+E(e_period_10s)
+{
+	c->events[0].period = 10000000000ull;
+}
+E(e_period_over)
+{
+	c->events[0].period = 10000000001ull;
+}
+E(e_period_huge)
+{
+	c->events[0].period = ~0ull;
+}
+E(e_freq_ok)
+{
+	c->events[0].flags = PMUPROF_EVF_FREQ;
+	c->events[0].period = 4000;
+}
+E(e_freq_max)
+{
+	c->events[0].flags = PMUPROF_EVF_FREQ;
+	c->events[0].period = PMUPROF_MAX_FREQ_HZ;
+}
+E(e_freq_over)
+{
+	c->events[0].flags = PMUPROF_EVF_FREQ;
+	c->events[0].period = PMUPROF_MAX_FREQ_HZ + 1;
+}
+E(e_clock_config)
+{
+	c->events[0].config = 0x3c;
+}
+E(e_clock_precise)
+{
+	c->events[0].flags = PMUPROF_EVF_PRECISE;
+}
+E(e_two_clocks)
+{
+	c->nr_events = 2;
+	c->events[1] = c->events[0];
+	c->events[1].source = PMUPROF_SOURCE_TIMER;
+}
+E(e_timer)
+{
+	c->events[0].source = PMUPROF_SOURCE_TIMER;
+}
+E(e_pmu)
+{
+	c->events[0].source = PMUPROF_SOURCE_PMU;
+	c->events[0].config = 0x3003c;
+	c->events[0].period = 100000;
+}
+E(e_pmu_low)
+{
+	e_pmu(c);
+	c->events[0].period = PMUPROF_MIN_PMU_PERIOD - 1;
+}
+E(e_pebs)
+{
+	e_pmu(c);
+	c->events[0].source = PMUPROF_SOURCE_PEBS;
+}
+E(e_pmu_int)
+{
+	e_pmu(c);
+	c->events[0].config |= 1u << 20;
+}
+E(e_pmu_plus_clock)
+{
+	c->nr_events = 2;
+	e_pmu(c);
+	c->events[1].source = PMUPROF_SOURCE_NMI_IPI;
+	c->events[1].period = 1000000;
+}
+E(e_pmu_too_many)
+{
+	/* 5 events that only general counters count, on 4 of them */
+	c->nr_events = 5;
+	for (int i = 0; i < 5; i++) {
+		c->events[i].source = PMUPROF_SOURCE_PMU;
+		c->events[i].config = 0x01a2 | (1u << 16);
+		c->events[i].period = 100000;
+	}
+}
+E(e_phys_ok)
+{
+	c->flags |= PMUPROF_CF_DATA_ADDR | PMUPROF_CF_PHYS_ADDR;
+}
+#undef E
+
+static const struct vcase vcases[] = {
+	{"valid", e_none, NULL, 0},
+	{"size below VER0", e_size_small, NULL, EINVAL},
+	{"size 0", e_size_zero, NULL, EINVAL},
+	{"unknown flag bit 7", e_flags_unknown, NULL, EINVAL},
+	{"unknown flag bit 31", e_flags_high, NULL, EINVAL},
+	{"reserved word", e_reserved, NULL, EINVAL},
+	{"exclude user and kernel", e_excl_both, NULL, EINVAL},
+	{"exclude user", e_excl_user, NULL, 0},
+	{"DATA_ADDR not built", e_data_addr, NULL, EOPNOTSUPP},
+	{"PHYS_ADDR alone", e_phys_alone, NULL, EINVAL},
+	{"depth 256", e_depth_max, NULL, 0},
+	{"depth 257", e_depth_over, NULL, EINVAL},
+	{"depth 1e9", e_depth_huge, NULL, EINVAL},
+	{"ring min", e_ring_min, NULL, 0},
+	{"ring max", e_ring_max, NULL, 0},
+	{"ring below min", e_ring_small, NULL, EINVAL},
+	{"ring above max", e_ring_big, NULL, EINVAL},
+	{"ring not a power of two", e_ring_npow2, NULL, EINVAL},
+	{"wakeup above ring", e_wakeup_over, NULL, EINVAL},
+	{"wakeup == ring", e_wakeup_eq, NULL, 0},
+	{"unknown target", e_target_bad, NULL, EINVAL},
+	{"target ALL with pid", e_all_with_pid, NULL, EINVAL},
+	{"target ALL with mask", e_all_with_mask, NULL, EINVAL},
+	{"target CPUS cpu 3 of 4", e_cpus_ok, NULL, 0},
+	{"target CPUS empty", e_cpus_empty, NULL, EINVAL},
+	{"target CPUS cpu 4 of 4", e_cpus_beyond, NULL, EINVAL},
+	{"target CPUS cpu 1023", e_cpus_far, NULL, EINVAL},
+	{"target CPUS with pid", e_cpus_pid, NULL, EINVAL},
+	{"target PID", e_pid_ok, NULL, 0},
+	{"target PID 0", e_pid_zero, NULL, EINVAL},
+	{"target PID -1", e_pid_neg, NULL, EINVAL},
+	{"target PID with mask", e_pid_mask, NULL, EINVAL},
+	{"no events", e_nr0, NULL, EINVAL},
+	{"17 events", e_nr17, NULL, EINVAL},
+	{"slot beyond nr_events", e_slot_beyond, NULL, EINVAL},
+	{"event unknown flag", e_ev_flags, NULL, EINVAL},
+	{"event reserved", e_ev_reserved, NULL, EINVAL},
+	{"source NONE", e_src_none, NULL, EINVAL},
+	{"source past the enum", e_src_max, NULL, EINVAL},
+	{"period 0", e_period0, NULL, EINVAL},
+	{"period 1 ns", e_period1, NULL, EINVAL},
+	{"period at clock min", e_period_min, NULL, 0},
+	{"period below clock min", e_period_below, NULL, EINVAL},
+	{"period 10 s", e_period_10s, NULL, 0},
+	{"period above 10 s", e_period_over, NULL, EINVAL},
+	{"period ~0", e_period_huge, NULL, EINVAL},
+	{"freq 4 kHz", e_freq_ok, NULL, 0},
+	{"freq at max", e_freq_max, NULL, 0},
+	{"freq above max", e_freq_over, NULL, EINVAL},
+	{"clock with config", e_clock_config, NULL, EINVAL},
+	{"clock PRECISE", e_clock_precise, NULL, EINVAL},
+	{"two clock events", e_two_clocks, NULL, EINVAL},
+	{"TIMER source", e_timer, NULL, 0},
+	{"TIMER on one cpu", e_timer, &info_1cpu, 0},
+	{"NMI_IPI on one cpu", e_none, &info_1cpu, ENODEV},
+	{"PMU event without PMU", e_pmu, NULL, ENODEV},
+	{"PMU event with PMU", e_pmu, &info_pmu, 0},
+	{"PMU period below min", e_pmu_low, &info_pmu, EINVAL},
+	{"PEBS not offered", e_pebs, &info_pmu, ENODEV},
+	{"PMU INT bit set", e_pmu_int, &info_pmu, EINVAL},
+	{"PMU + clock", e_pmu_plus_clock, &info_pmu, 0},
+	{"5 GP events on 4 counters", e_pmu_too_many, &info_pmu, ENOSPC},
+	{"PHYS_ADDR unprivileged", e_phys_ok, &info_unpriv, EOPNOTSUPP},
+};
+
+static const struct pmu_caps *caps_for(const struct pmuprof_info *info)
+{
+	return info == &info_pmu ? &caps_intel : &caps_none;
+}
+
+START_TEST(test_validate_table)
+{
+	const struct vcase *vc = &vcases[_i];
+	const struct pmuprof_info *info = vc->info ? vc->info : &info_2cpu;
+	struct session_env env = {info, caps_for(info), SUPPORTED};
+	struct pmuprof_config cfg, copy;
+	struct session_plan plan, untouched;
+	const char *why = NULL;
+	int err;
+
+	base_config(&cfg);
+	vc->edit(&cfg);
+	copy = cfg;
+	memset(&plan, 0xa5, sizeof(plan));
+	untouched = plan;
+	err = session__validate(&env, &cfg, &plan, &why);
+	ck_assert_msg(err == -vc->err, "%s: got %d (%s), want %d", vc->name, err, why ? why : "-",
+		      -vc->err);
+	ck_assert_msg(!memcmp(&cfg, &copy, sizeof(cfg)), "%s: input modified", vc->name);
+	if (vc->err) {
+		ck_assert_msg(why && *why, "%s: no reason given", vc->name);
+		/* early rejections leave the output alone; pmu__plan may have
+		 * scribbled on plan->pmu, which the caller discards */
+		if (vc->err != ENOSPC && !(vc->err == EINVAL && info == &info_pmu))
+			ck_assert_msg(!memcmp(&plan, &untouched, sizeof(plan)),
+				      "%s: plan written on error", vc->name);
+	}
+}
+END_TEST
+
+START_TEST(test_validate_normalises)
+{
+	struct session_env env = {&info_2cpu, &caps_none, SUPPORTED};
+	struct pmuprof_config cfg;
+	struct session_plan plan;
+	const char *why;
+
+	base_config(&cfg);
+	cfg.events[0].flags = PMUPROF_EVF_FREQ;
+	cfg.events[0].period = 4000;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), 0);
+	ck_assert_uint_eq(plan.cfg.stack_depth, PMUPROF_DEFAULT_DEPTH);
+	ck_assert_uint_eq(plan.cap.depth, PMUPROF_DEFAULT_DEPTH);
+	ck_assert_uint_eq(plan.cfg.ring_size, PMUPROF_RING_DEFAULT);
+	ck_assert_uint_eq(plan.cfg.wakeup_bytes, PMUPROF_RING_DEFAULT / 4);
+	ck_assert_int_eq(plan.clock_event, 0);
+	ck_assert_uint_eq(plan.clock_source, PMUPROF_SOURCE_NMI_IPI);
+	ck_assert_uint_eq(plan.clock_period_ns, 250000);
+	ck_assert_uint_eq(plan.nr_pmu_events, 0);
+	ck_assert(plan.cap.privileged);
+
+	env.info = &info_pmu;
+	env.caps = &caps_intel;
+	base_config(&cfg);
+	cfg.nr_events = 2;
+	cfg.events[0].source = PMUPROF_SOURCE_PMU;
+	cfg.events[0].config = 0x3003c;
+	cfg.events[0].period = 100000;
+	cfg.events[1].source = PMUPROF_SOURCE_NMI_IPI;
+	cfg.events[1].period = 500000;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), 0);
+	ck_assert_uint_eq(plan.nr_pmu_events, 1);
+	ck_assert_int_eq(plan.clock_event, 1);
+	ck_assert_uint_eq(plan.clock_period_ns, 500000);
+	ck_assert_uint_eq(plan.pmu.nr, 1);
+	ck_assert_uint_eq(plan.pmu.a[0].event, 0);
+
+	/* with data addresses built in: PHYS_ADDR needs privilege */
+	env.info = &info_unpriv;
+	env.caps = &caps_none;
+	env.supported_flags = PMUPROF_CF__ALL;
+	base_config(&cfg);
+	cfg.flags |= PMUPROF_CF_DATA_ADDR | PMUPROF_CF_PHYS_ADDR;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), -EPERM);
+	cfg.flags &= ~PMUPROF_CF_PHYS_ADDR;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), 0);
+	ck_assert(!plan.cap.privileged);
+}
+END_TEST
+
+/* ---- state machine -------------------------------------------------------- */
+
+START_TEST(test_state_machine)
+{
+	static const struct {
+		u32 state;
+		enum session_op op;
+		int err;
+		u32 next;
+	} t[] = {
+		{PMUPROF_STATE_IDLE, SESSION_OP_CONFIGURE, 0, PMUPROF_STATE_CONFIGURED},
+		{PMUPROF_STATE_IDLE, SESSION_OP_START, -EBUSY, 0},
+		{PMUPROF_STATE_IDLE, SESSION_OP_STOP, -EBUSY, 0},
+		{PMUPROF_STATE_CONFIGURED, SESSION_OP_CONFIGURE, 0, PMUPROF_STATE_CONFIGURED},
+		{PMUPROF_STATE_CONFIGURED, SESSION_OP_START, 0, PMUPROF_STATE_RUNNING},
+		{PMUPROF_STATE_CONFIGURED, SESSION_OP_STOP, -EBUSY, 0},
+		{PMUPROF_STATE_RUNNING, SESSION_OP_CONFIGURE, -EBUSY, 0},
+		{PMUPROF_STATE_RUNNING, SESSION_OP_START, -EBUSY, 0},
+		{PMUPROF_STATE_RUNNING, SESSION_OP_STOP, 0, PMUPROF_STATE_STOPPED},
+		{PMUPROF_STATE_STOPPED, SESSION_OP_CONFIGURE, 0, PMUPROF_STATE_CONFIGURED},
+		{PMUPROF_STATE_STOPPED, SESSION_OP_START, -EBUSY, 0},
+		{PMUPROF_STATE_STOPPED, SESSION_OP_STOP, 0, PMUPROF_STATE_STOPPED},
+	};
+
+	for (unsigned int i = 0; i < PP_ARRAY_SIZE(t); i++) {
+		const char *why = NULL;
+		int err = session__check_op(t[i].state, t[i].op, &why);
+
+		ck_assert_msg(err == t[i].err, "row %u: got %d want %d", i, err, t[i].err);
+		if (err)
+			ck_assert_ptr_nonnull(why);
+		else
+			ck_assert_uint_eq(session__next_state(t[i].state, t[i].op), t[i].next);
+	}
+}
+END_TEST
+
+/* ---- capture ------------------------------------------------------------- */
+
+#define RING_SZ PMUPROF_RING_MIN
+static u8 ring_mem[PMUPROF_RING_MAX / 1024] __attribute__((aligned(64)));
+static struct ring ring;
+static struct capture_cpu cc;
+static struct capture_params cp;
+
+static void cap_setup(void)
+{
+	setup();
+	ck_assert_int_eq(ring__init(&ring, ring_mem, RING_SZ, 3, RING_SZ / 2), 0);
+	memset(&cc, 0, sizeof(cc));
+	capture__reset(&cc);
+	memset(&cp, 0, sizeof(cp));
+	cp.flags = PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK;
+	cp.depth = 64;
+	cp.privileged = true;
+	cp.nr_events = 2;
+	plat_test_task_set(1234, 1240, "workload", false, false);
+}
+
+static struct pp_regs uregs_at(u64 ip, u64 bp)
+{
+	struct pp_regs r;
+
+	memset(&r, 0, sizeof(r));
+	r.ip = ip;
+	r.gpr[PP_REG_BP] = bp;
+	r.gpr[PP_REG_SP] = bp - 64;
+	r.user = true;
+	return r;
+}
+
+static const struct pmuprof_sample *next_sample(void)
+{
+	const struct pmuprof_record_header *h;
+
+	while ((h = ring__peek(&ring)) != NULL) {
+		if (h->type == PMUPROF_REC_SAMPLE)
+			return (const void *)h;
+		ring__consume(&ring, h);
+	}
+	return NULL;
+}
+
+/* Fake user stack: frames at STK + 0x100*i: {next_fp, ret}. */
+#define STK 0x7ffd00000000ull
+static u64 ustack_mem[512];
+
+static void build_chain(unsigned int nframes)
+{
+	memset(ustack_mem, 0, sizeof(ustack_mem));
+	for (unsigned int i = 0; i < nframes; i++) {
+		u64 *f = &ustack_mem[i * 4];
+
+		f[0] = i + 1 < nframes ? STK + 32 * (i + 1) : 0;
+		f[1] = 0x401000 + 0x10 * (i + 1);
+	}
+	ck_assert_int_eq(plat_test_mem_map_user(STK, ustack_mem, sizeof(ustack_mem)), 0);
+}
+
+START_TEST(test_sample_layout_user)
+{
+	struct pp_regs r = uregs_at(0x400abc, STK);
+	const struct pmuprof_sample *s;
+	const u64 *st;
+	bool wake = false;
+
+	build_chain(3);
+	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r,
+					 PMUPROF_SOURCE_NMI_IPI, 1, 1000000, 5555, &wake),
+			 CAPTURE_WRITTEN);
+	s = next_sample();
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->hdr.size, sizeof(*s) + 4 * 8);
+	ck_assert_uint_eq(s->hdr.misc, PMUPROF_MISC_USER | PMUPROF_MISC_EXACT_IP);
+	ck_assert_uint_eq(s->time_ns, 5555);
+	ck_assert_uint_eq(s->ip, 0x400abc);
+	ck_assert_uint_eq(s->period, 1000000);
+	ck_assert_uint_eq(s->pid, 1234);
+	ck_assert_uint_eq(s->tid, 1240);
+	ck_assert_uint_eq(s->cpu, 3);
+	ck_assert_uint_eq(s->event, 1);
+	ck_assert_uint_eq(s->source, PMUPROF_SOURCE_NMI_IPI);
+	ck_assert_str_eq(s->comm, "workload");
+	ck_assert_uint_eq(s->nr_kstack, 0);
+	ck_assert_uint_eq(s->nr_ustack, 4);
+	ck_assert_uint_eq(s->sample_flags, 0);
+	st = (const u64 *)(s + 1);
+	ck_assert_uint_eq(st[0], 0x400abc);
+	ck_assert_uint_eq(st[1], 0x401010);
+	ck_assert_uint_eq(st[2], 0x401020);
+	ck_assert_uint_eq(st[3], 0x401030);
+	ck_assert_int_eq(plat_test_task_kstack_calls(), 0);
+	ck_assert_uint_eq(cc.ctx[0].st.captured, 1);
+	ck_assert_uint_eq(cc.ctx[0].st.samples, 1);
+	ck_assert_uint_eq(cc.ctx[0].event_samples[1], 1);
+}
+END_TEST
+
+START_TEST(test_sample_kernel_mode)
+{
+	static const u64 kframes[] = {0xffffffff81000100ull, 0xffffffff81000200ull};
+	struct pp_regs k, u = uregs_at(0x400abc, STK);
+	const struct pmuprof_sample *s;
+	const u64 *st;
+	bool wake = false;
+
+	build_chain(2);
+	plat_test_task_set_user_regs(&u);
+	plat_test_task_set_kstack(kframes, 2);
+	memset(&k, 0, sizeof(k));
+	k.ip = 0xffffffff81000050ull;
+	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &k, PMUPROF_SOURCE_PMU,
+					 0, 100000, 1, &wake),
+			 CAPTURE_WRITTEN);
+	ck_assert_ptr_eq(plat_test_task_kstack_regs(), &k); /* regs passed through */
+	s = next_sample();
+	ck_assert_uint_eq(s->hdr.misc, PMUPROF_MISC_KERNEL); /* PMU: no EXACT_IP */
+	ck_assert_uint_eq(s->ip, k.ip);
+	ck_assert_uint_eq(s->nr_kstack, 3);
+	ck_assert_uint_eq(s->nr_ustack, 3);
+	st = (const u64 *)(s + 1);
+	ck_assert_uint_eq(st[0], k.ip);
+	ck_assert_uint_eq(st[2], kframes[1]);
+	ck_assert_uint_eq(st[3], 0x400abc); /* user part from the task's user regs */
+	ck_assert_uint_eq(st[5], 0x401020);
+}
+END_TEST
+
+START_TEST(test_sample_kstack_truncated)
+{
+	u64 kframes[300];
+	struct pp_regs k;
+	const struct pmuprof_sample *s;
+	bool wake = false;
+
+	for (int i = 0; i < 300; i++)
+		kframes[i] = 0xffffffff81000000ull + i;
+	plat_test_task_set_kstack(kframes, 300);
+	memset(&k, 0, sizeof(k));
+	k.ip = 0xffffffff81000050ull;
+	cp.depth = 8;
+	cp.flags = PMUPROF_CF_KSTACK;
+	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &k, PMUPROF_SOURCE_NMI_IPI, 0, 1, 1,
+			&wake);
+	s = next_sample();
+	ck_assert_uint_eq(s->nr_kstack, 8);
+	ck_assert(s->sample_flags & PMUPROF_SF_KSTACK_TRUNC);
+	ck_assert_uint_eq(s->nr_ustack, 0);
+}
+END_TEST
+
+START_TEST(test_unprivileged_hides_kernel)
+{
+	static const u64 kframes[] = {0xffffffff81000100ull};
+	struct pp_regs k, u = uregs_at(0x400abc, 0);
+	const struct pmuprof_sample *s;
+	bool wake = false;
+
+	cp.privileged = false;
+	plat_test_task_set_kstack(kframes, 1);
+	plat_test_task_set_user_regs(&u);
+	memset(&k, 0, sizeof(k));
+	k.ip = 0xffffffff81000050ull;
+	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &k, PMUPROF_SOURCE_NMI_IPI, 0, 1, 1,
+			&wake);
+	s = next_sample();
+	ck_assert_uint_eq(s->ip, 0);
+	ck_assert_uint_eq(s->nr_kstack, 0);
+	ck_assert_int_eq(plat_test_task_kstack_calls(), 0);
+	ck_assert_uint_eq(s->nr_ustack, 1); /* user part stays */
+	ck_assert_uint_eq(((const u64 *)(s + 1))[0], 0x400abc);
+	ring__consume(&ring, &s->hdr);
+	u.ip = 0x400def;
+	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &u, PMUPROF_SOURCE_NMI_IPI, 0, 1, 2,
+			&wake);
+	s = next_sample();
+	ck_assert_uint_eq(s->ip, 0x400def); /* user IPs are not hidden */
+}
+END_TEST
+
+START_TEST(test_kthread_and_idle)
+{
+	struct pp_regs k;
+	const struct pmuprof_sample *s;
+	bool wake = false;
+
+	memset(&k, 0, sizeof(k));
+	k.ip = 0xffffffff81000050ull;
+	plat_test_task_set(0, 0, "swapper/1", true, true);
+	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &k, PMUPROF_SOURCE_NMI_IPI, 0, 1, 1,
+			&wake);
+	s = next_sample();
+	ck_assert_uint_eq(s->hdr.misc,
+			  PMUPROF_MISC_KERNEL | PMUPROF_MISC_IDLE | PMUPROF_MISC_EXACT_IP);
+	ck_assert_uint_eq(s->nr_ustack, 0);
+	ck_assert_int_eq(plat_test_task_user_regs_calls(), 0); /* not even asked */
+	ck_assert_uint_eq(s->comm[15], 0);
+}
+END_TEST
+
+START_TEST(test_filters)
+{
+	struct pp_regs u = uregs_at(0x400abc, 0), k;
+	bool wake = false;
+
+	memset(&k, 0, sizeof(k));
+	k.ip = 0xffffffff81000050ull;
+
+	cp.flags |= PMUPROF_CF_EXCLUDE_USER;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_FILTERED);
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &k, 2, 0, 1, 1, &wake),
+			 CAPTURE_WRITTEN);
+	cp.flags ^= PMUPROF_CF_EXCLUDE_USER | PMUPROF_CF_EXCLUDE_KERNEL;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &k, 2, 0, 1, 1, &wake),
+			 CAPTURE_FILTERED);
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_WRITTEN);
+	cp.flags &= ~PMUPROF_CF_EXCLUDE_KERNEL;
+
+	cp.target = PMUPROF_TARGET_PID;
+	cp.pid = 1234;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_WRITTEN);
+	cp.pid = 99;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_FILTERED);
+	plat_test_task_set(0, 0, "swapper/0", true, true);
+	cp.pid = 0x7fffffff;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &k, 2, 0, 1, 1, &wake),
+			 CAPTURE_FILTERED);
+
+	cp.target = PMUPROF_TARGET_CPUS;
+	cp.cpu_mask[0] = 1u << 2; /* the ring is cpu 3 */
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_FILTERED);
+	cp.cpu_mask[0] = 1u << 3;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_WRITTEN);
+
+	ck_assert_uint_eq(cc.ctx[0].st.filtered, 5);
+	ck_assert_uint_eq(cc.ctx[0].st.captured, 4);
+	ck_assert_uint_eq(cc.ctx[0].st.samples, 4);
+}
+END_TEST
+
+/* ---- user stack walks ---------------------------------------------------- */
+
+static unsigned int walk(u64 ip, u64 bp, unsigned int max, u64 *out, u32 *flags)
+{
+	struct pp_regs r = uregs_at(ip, bp);
+
+	*flags = 0;
+	return capture__user_stack(&r, out, max, flags);
+}
+
+START_TEST(test_ustack_chain_and_depth)
+{
+	u64 out[PMUPROF_MAX_DEPTH];
+	u32 fl;
+
+	build_chain(10);
+	ck_assert_uint_eq(walk(1, STK, 64, out, &fl), 11);
+	ck_assert_uint_eq(fl, 0);
+	ck_assert_uint_eq(out[10], 0x4010a0);
+	ck_assert_uint_eq(walk(1, STK, 5, out, &fl), 5);
+	ck_assert_uint_eq(fl, PMUPROF_SF_USTACK_TRUNC);
+	ck_assert_uint_eq(walk(1, STK, 11, out, &fl), 11); /* exact fit: not truncated */
+	ck_assert_uint_eq(fl, 0);
+	ck_assert_uint_eq(walk(1, STK, 1, out, &fl), 1);
+	ck_assert_uint_eq(walk(1, STK, 0, out, &fl), 0);
+	ck_assert_uint_eq(walk(7, 0, 64, out, &fl), 1); /* no frame pointer */
+	ck_assert_uint_eq(out[0], 7);
+}
+END_TEST
+
+START_TEST(test_ustack_loops)
+{
+	u64 out[PMUPROF_MAX_DEPTH];
+	u32 fl;
+	unsigned int copies;
+
+	build_chain(4);
+	ustack_mem[2 * 4] = STK + 32 * 2; /* frame 2 points to itself */
+	ck_assert_uint_eq(walk(1, STK, 256, out, &fl), 4);
+	ck_assert_uint_eq(fl, 0);
+	build_chain(4);
+	ustack_mem[3 * 4] = STK; /* frame 3 points back to frame 0 */
+	copies = plat_test_mem_user_copies();
+	ck_assert_uint_eq(walk(1, STK, 256, out, &fl), 5);
+	ck_assert_uint_le(plat_test_mem_user_copies() - copies, 4);
+	build_chain(4);
+	ustack_mem[1 * 4] = STK + 32 * 2 + 4; /* misaligned */
+	ck_assert_uint_eq(walk(1, STK, 256, out, &fl), 3);
+	build_chain(4);
+	ustack_mem[1 * 4 + 1] = 0; /* zero return address ends the walk */
+	ck_assert_uint_eq(walk(1, STK, 256, out, &fl), 2);
+}
+END_TEST
+
+START_TEST(test_ustack_faults)
+{
+	u64 out[PMUPROF_MAX_DEPTH];
+	u32 fl;
+
+	build_chain(4);
+	ustack_mem[1 * 4] = STK + 0x100000; /* frame 1 points to unmapped memory */
+	ck_assert_uint_eq(walk(1, STK, 256, out, &fl), 3);
+	ck_assert_uint_eq(fl, PMUPROF_SF_USTACK_FAULT);
+	ck_assert_uint_eq(walk(1, 0xdead0000, 256, out, &fl), 1);
+	ck_assert_uint_eq(fl, PMUPROF_SF_USTACK_FAULT);
+	/* a frame straddling the end of the mapping faults half way */
+	build_chain(2);
+	plat_test_mem_user_all_or_nothing(true);
+	ck_assert_uint_eq(walk(1, STK + sizeof(ustack_mem) - 8, 256, out, &fl), 1);
+	ck_assert_uint_eq(fl, PMUPROF_SF_USTACK_FAULT);
+}
+END_TEST
+
+START_TEST(test_ustack_compat)
+{
+	struct pp_regs r = uregs_at(0x8048000, STK);
+	u64 out[8];
+	u32 fl = 0;
+
+	build_chain(3);
+	r.compat = true;
+	ck_assert_uint_eq(capture__user_stack(&r, out, 8, &fl), 1);
+}
+END_TEST
+
+/* ---- data address part ------------------------------------------------------ */
+
+START_TEST(test_sample_with_addr)
+{
+	static u8 code[64] = {0x48, 0x8b, 0x07}; /* mov (%rdi),%rax */
+	struct pp_regs r = uregs_at(0x401000, STK);
+	const struct pmuprof_sample *s;
+	const struct pmuprof_sample_addr *a;
+	const u64 *st;
+	bool wake = false;
+
+	build_chain(1);
+	ck_assert_int_eq(plat_test_mem_map_user(0x401000, code, sizeof(code)), 0);
+	plat_test_pt_init(4);
+	ck_assert_int_eq(plat_test_pt_map(0x7f0040200000ull, 0x80000000ull, PMUPROF_PAGE_2M), 0);
+	r.gpr[PP_REG_DI] = 0x7f0040200010ull;
+	cp.flags |= PMUPROF_CF_DATA_ADDR;
+	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r,
+					 PMUPROF_SOURCE_NMI_IPI, 0, 1, 1, &wake),
+			 CAPTURE_WRITTEN);
+	s = next_sample();
+	ck_assert(s->sample_flags & PMUPROF_SF_ADDR);
+	ck_assert_uint_eq(s->nr_ustack, 2);
+	ck_assert_uint_eq(s->hdr.size, sizeof(*s) + sizeof(*a) + 2 * 8);
+	a = (const void *)(s + 1);
+	ck_assert_uint_eq(a->data_addr, 0x7f0040200010ull);
+	ck_assert_uint_eq(a->addr_status, PMUPROF_ADDR_OK);
+	ck_assert_uint_eq(a->addr_source, PMUPROF_ADDR_SRC_DECODE);
+	ck_assert_uint_eq(a->precision, PMUPROF_ADDR_PREC_EXACT);
+	ck_assert_uint_eq(a->data_page, PMUPROF_PAGE_2M);
+	ck_assert_uint_eq(a->data_phys, 0); /* PHYS_ADDR not asked */
+	st = (const u64 *)(a + 1);
+	ck_assert_uint_eq(st[0], 0x401000); /* stacks follow the addr part */
+	ck_assert_uint_eq(st[1], 0x401010);
+	ring__consume(&ring, &s->hdr);
+
+	/* a PMU sample's decoded address is marked as skid-affected */
+	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r, PMUPROF_SOURCE_PMU, 0, 1, 2, &wake);
+	s = next_sample();
+	a = (const void *)(s + 1);
+	ck_assert_uint_eq(a->precision, PMUPROF_ADDR_PREC_SKID);
+}
+END_TEST
+
+/* ---- ring full: lost accounting ------------------------------------------- */
+
+START_TEST(test_lost_accounting)
+{
+	struct pp_regs u = uregs_at(0x400abc, STK);
+	const struct pmuprof_record_header *h;
+	u64 read_samples = 0, read_lost = 0, lost_records = 0;
+	unsigned int i, written = 0, lost = 0;
+	bool wake = false;
+
+	build_chain(20); /* 21-frame samples: 240 bytes */
+	for (i = 0; i < 200; i++) {
+		int r = capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &u, 2, i % 2, 1, i,
+					&wake);
+
+		ck_assert(r == CAPTURE_WRITTEN || r == CAPTURE_LOST);
+		written += r == CAPTURE_WRITTEN;
+		lost += r == CAPTURE_LOST;
+	}
+	ck_assert_uint_gt(lost, 0);
+	ck_assert(wake); /* the watermark (half the ring) was crossed */
+	/* drain half, produce more, then drain all and flush */
+	for (i = 0; i < 20 && (h = ring__peek(&ring)); i++) {
+		read_samples += h->type == PMUPROF_REC_SAMPLE;
+		ring__consume(&ring, h);
+	}
+	for (i = 0; i < 50; i++) {
+		int r = capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &u, 2, 0, 1, i, &wake);
+
+		written += r == CAPTURE_WRITTEN;
+		lost += r == CAPTURE_LOST;
+	}
+	for (;;) {
+		while ((h = ring__peek(&ring))) {
+			if (h->type == PMUPROF_REC_SAMPLE)
+				read_samples++;
+			if (h->type == PMUPROF_REC_LOST) {
+				read_lost += ((const struct pmuprof_lost *)h)->lost;
+				lost_records++;
+			}
+			ring__consume(&ring, h);
+		}
+		if (ring__flush_lost(&ring, 999) <= 0)
+			break;
+	}
+	ck_assert_uint_eq(cc.ctx[0].st.captured, 250);
+	ck_assert_uint_eq(cc.ctx[0].st.samples, written);
+	ck_assert_uint_eq(cc.ctx[0].st.lost, lost);
+	ck_assert_uint_eq(read_samples, written);
+	ck_assert_uint_eq(read_lost, lost);
+	ck_assert_uint_ge(lost_records, 2);
+	ck_assert_uint_eq(cc.ctx[0].event_samples[0] + cc.ctx[0].event_samples[1], written);
+	ck_assert_uint_eq(cc.ctx[0].event_lost[0] + cc.ctx[0].event_lost[1], lost);
+}
+END_TEST
+
+/* ---- throttling and handler stats ----------------------------------------- */
+
+/* Run n handler runs of `took` ns every `interval` ns; count throttles. */
+static unsigned int run_handlers(unsigned int ctx, u64 *t, unsigned int n, u64 took, u64 interval)
+{
+	unsigned int thr = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		thr += capture__handler_done(&cc, ctx, *t, *t + took);
+		*t += interval;
+	}
+	return thr;
+}
+
+START_TEST(test_throttle_budget)
+{
+	u64 t = 1000000000ull;
+
+#define FRESH() (capture__reset(&cc), t += 1000000000ull)
+	/* cheap: 1 us at 50 kHz (5 % CPU) never throttles */
+	ck_assert_uint_eq(run_handlers(0, &t, 50000, 1000, 20000), 0);
+	/* 2 us at 200 kHz is 40 % CPU but under the 2.5 us mean: no throttle */
+	ck_assert_uint_eq(run_handlers(0, &t, 50000, 2000, 5000), 0);
+	/* 20 us at 1 kHz is 2 % CPU: no throttle */
+	ck_assert_uint_eq(run_handlers(0, &t, 3000, 20000, 1000000), 0);
+	/* one 5 ms or 50 ms outlier among cheap 1 kHz runs: no throttle */
+	ck_assert_uint_eq(run_handlers(0, &t, 1, 5000000, 1000000), 0);
+	ck_assert_uint_eq(run_handlers(0, &t, 500, 20000, 1000000), 0);
+	ck_assert_uint_eq(run_handlers(0, &t, 1, 50000000, 50000000), 0);
+	ck_assert_uint_eq(run_handlers(0, &t, 500, 20000, 1000000), 0);
+	/* 10 us at 20 kHz is 20 % CPU: no throttle */
+	ck_assert_uint_eq(run_handlers(0, &t, 20000, 10000, 50000), 0);
+
+	/* 10 us at 50 kHz is 50 %: throttles once a quarter window of
+	 * handler time is used (2501 runs), then once per window */
+	FRESH();
+	ck_assert_uint_eq(run_handlers(0, &t, 2500, 10000, 20000), 0);
+	ck_assert_uint_eq(run_handlers(0, &t, 1, 10000, 20000), 1);
+	ck_assert_uint_ge(run_handlers(0, &t, 50000, 10000, 20000), 9);
+	/* 3 ms every 4 ms (75 %) throttles at the 9th run */
+	FRESH();
+	ck_assert_uint_eq(run_handlers(0, &t, 8, 3000000, 4000000), 0);
+	ck_assert_uint_eq(run_handlers(0, &t, 1, 3000000, 4000000), 1);
+	/* 20 ms runs every 25 ms throttle despite the 10 ms per-run cap */
+	FRESH();
+	ck_assert_uint_eq(run_handlers(0, &t, 2, 20000000, 25000000), 0);
+	ck_assert_uint_eq(run_handlers(0, &t, 1, 20000000, 25000000), 1);
+	/* an NMI storm (back to back, 5 us each) is cut within 25 ms */
+	FRESH();
+	ck_assert_uint_eq(run_handlers(1, &t, 6000, 5000, 5000), 1);
+	ck_assert_uint_eq(cc.ctx[1].st.nmis_handled, 6000);
+#undef FRESH
+}
+END_TEST
+
+START_TEST(test_handler_stats)
+{
+	struct pmuprof_cpu_stats tot, a;
+	u64 evs[PMUPROF_MAX_EVENTS] = {0}, evl[PMUPROF_MAX_EVENTS] = {0};
+
+	capture__handler_done(&cc, 0, 100, 150);  /* 50 ns */
+	capture__handler_done(&cc, 0, 200, 1200); /* 1000 ns */
+	capture__handler_done(&cc, 1, 300, 303);  /* 3 ns, IRQ context */
+	capture__handler_done(&cc, 0, 500, 500);  /* 0 ns */
+	capture__nmi_passed(&cc, 0);
+	ck_assert_uint_eq(cc.ctx[0].st.handler_ns_min, 0);
+	ck_assert_uint_eq(cc.ctx[0].st.handler_ns_max, 1000);
+	ck_assert_uint_eq(cc.ctx[0].st.handler_ns_total, 1050);
+	ck_assert_uint_eq(cc.ctx[0].st.hist[pmuprof_hist_bucket(50)], 1);
+	ck_assert_uint_eq(cc.ctx[0].st.hist[pmuprof_hist_bucket(1000)], 1);
+	ck_assert_uint_eq(cc.ctx[0].st.hist[0], 1);
+	cc.ctx[0].event_samples[3] = 7;
+	cc.ctx[1].event_samples[3] = 2;
+	cc.ctx[1].event_lost[5] = 4;
+	capture__cpu_stats(&cc, &a, evs, evl);
+	ck_assert_uint_eq(a.nmis_handled, 4);
+	ck_assert_uint_eq(a.nmis_passed, 1);
+	ck_assert_uint_eq(a.handler_ns_min, 0);
+	ck_assert_uint_eq(a.handler_ns_max, 1000);
+	ck_assert_uint_eq(evs[3], 9);
+	ck_assert_uint_eq(evl[5], 4);
+
+	/* totals: a CPU that never ran does not drag min to 0 */
+	memset(&tot, 0, sizeof(tot));
+	memset(&a, 0, sizeof(a));
+	a.nmis_handled = 2;
+	a.handler_ns_min = 40;
+	a.handler_ns_max = 90;
+	capture__stats_add(&tot, &a);
+	memset(&a, 0, sizeof(a));
+	capture__stats_add(&tot, &a);
+	a.nmis_handled = 1;
+	a.handler_ns_min = 60;
+	a.handler_ns_max = 200;
+	capture__stats_add(&tot, &a);
+	ck_assert_uint_eq(tot.handler_ns_min, 40);
+	ck_assert_uint_eq(tot.handler_ns_max, 200);
+	ck_assert_uint_eq(tot.nmis_handled, 3);
+}
+END_TEST
+
+START_TEST(test_throttle_record)
+{
+	const struct pmuprof_record_header *h;
+	const struct pmuprof_throttle *t;
+	bool wake = false;
+
+	capture__throttled(&cc, 0, &ring, 2, 1000, 2000, 77, &wake);
+	ck_assert_uint_eq(cc.ctx[0].st.throttled, 1);
+	h = ring__peek(&ring);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(h->type, PMUPROF_REC_THROTTLE);
+	t = (const void *)h;
+	ck_assert_uint_eq(t->event, 2);
+	ck_assert_uint_eq(t->old_period, 1000);
+	ck_assert_uint_eq(t->new_period, 2000);
+	ck_assert_uint_eq(t->cpu, 3);
+	ck_assert_uint_eq(t->time_ns, 77);
+	ring__consume(&ring, h);
+
+	capture__period_changed(&ring, 1, 5000, 4000, 88, &wake);
+	ck_assert_uint_eq(cc.ctx[0].st.throttled, 1); /* not a throttle */
+	h = ring__peek(&ring);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(h->type, PMUPROF_REC_PERIOD);
+	ck_assert_uint_eq(h->size, sizeof(*t));
+	t = (const void *)h;
+	ck_assert_uint_eq(t->event, 1);
+	ck_assert_uint_eq(t->old_period, 5000);
+	ck_assert_uint_eq(t->new_period, 4000);
+}
+END_TEST
+
+/* ---- end to end with the PMU model: overflow NMI -> emit -> sample ------- */
+
+struct emit_ctx {
+	struct capture_cpu *cc;
+	struct capture_params *cp;
+	struct ring *r;
+	struct pp_regs *regs;
+	u32 source[PMUPROF_MAX_EVENTS];
+};
+
+static void emit_to_capture(void *arg, u32 event, u64 period)
+{
+	struct emit_ctx *e = arg;
+	bool wake;
+
+	capture__sample(e->cc, CAPTURE_CTX_NMI, e->cp, e->r, e->regs, e->source[event], event,
+			period, 1, &wake);
+}
+
+START_TEST(test_pmu_model_to_samples)
+{
+	static const struct pmu_model_cfg skl = {
+		.version = 4,
+		.nr_gp = 4,
+		.gp_width = 48,
+		.nr_fixed = 3,
+		.fixed_width = 48,
+		.ebx_len = 7,
+		.full_width = true,
+	};
+	static struct pmu_model m;
+	static struct pmu_cpu pc;
+	struct pmu_caps caps;
+	struct pmuprof_info info;
+	struct pmuprof_config cfg;
+	struct session_plan plan;
+	struct session_env env = {&info, &caps, SUPPORTED};
+	struct pp_regs u = uregs_at(0x400abc, 0);
+	struct emit_ctx e = {&cc, &cp, &ring, &u, {0}};
+	const struct pmuprof_sample *sm;
+	const char *why;
+	unsigned int n0 = 0, n1 = 0;
+
+	pmu_model_init(&m, &skl);
+	pmu__probe(&caps);
+	ck_assert_uint_eq(caps.status, PMUPROF_PMU_OK);
+	session__fill_info(&info, &caps, 1, 1, true, 4);
+
+	/* event 0: instructions (fixed counter), event 1: LLC misses (GP) */
+	base_config(&cfg);
+	cfg.nr_events = 2;
+	cfg.flags = PMUPROF_CF_USTACK;
+	cfg.events[0].source = PMUPROF_SOURCE_PMU;
+	cfg.events[0].config = 0x300c0;
+	cfg.events[0].period = 10000;
+	cfg.events[1].source = PMUPROF_SOURCE_PMU;
+	cfg.events[1].config = 0x3412e;
+	cfg.events[1].period = 5000;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), 0);
+	ck_assert_uint_eq(plan.nr_pmu_events, 2);
+	e.source[0] = e.source[1] = PMUPROF_SOURCE_PMU;
+	cp = plan.cap;
+
+	ck_assert_int_eq(pmu__reserve(&plan.pmu, &why), 0);
+	memset(&pc, 0, sizeof(pc));
+	pmu__cpu_start(&pc, &plan.pmu);
+	for (int round = 0; round < 6; round++) {
+		pmu_model_count(&m, 0x00c0, 10000, true);
+		if (round % 2)
+			pmu_model_count(&m, 0x412e, 5000, true);
+		while (pmu_model_take_nmi(&m))
+			ck_assert_int_gt(pmu__handle_nmi(&pc, emit_to_capture, &e), 0);
+	}
+	/* an NMI that is not ours: no overflow pending */
+	ck_assert_int_eq(pmu__handle_nmi(&pc, emit_to_capture, &e), 0);
+	pmu__cpu_stop(&pc);
+	pmu__release(&plan.pmu);
+	pmu_model_detach();
+
+	while ((sm = next_sample()) != NULL) {
+		ck_assert_uint_eq(sm->source, PMUPROF_SOURCE_PMU);
+		ck_assert_uint_eq(sm->hdr.misc, PMUPROF_MISC_USER); /* no EXACT_IP */
+		ck_assert_uint_eq(sm->period, sm->event == 0 ? 10000 : 5000);
+		n0 += sm->event == 0;
+		n1 += sm->event == 1;
+		ring__consume(&ring, &sm->hdr);
+	}
+	ck_assert_uint_eq(n0, 6);
+	ck_assert_uint_eq(n1, 3);
+	ck_assert_uint_eq(cc.ctx[0].event_samples[0], 6);
+	ck_assert_uint_eq(cc.ctx[0].event_samples[1], 3);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("capture");
+	TCase *tc = tcase_create("session");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_info_sources);
+	tcase_add_loop_test(tc, test_validate_table, 0, (int)PP_ARRAY_SIZE(vcases));
+	tcase_add_test(tc, test_validate_normalises);
+	tcase_add_test(tc, test_state_machine);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("capture");
+	tcase_add_checked_fixture(tc, cap_setup, NULL);
+	tcase_add_test(tc, test_sample_layout_user);
+	tcase_add_test(tc, test_sample_kernel_mode);
+	tcase_add_test(tc, test_sample_kstack_truncated);
+	tcase_add_test(tc, test_unprivileged_hides_kernel);
+	tcase_add_test(tc, test_kthread_and_idle);
+	tcase_add_test(tc, test_filters);
+	tcase_add_test(tc, test_ustack_chain_and_depth);
+	tcase_add_test(tc, test_ustack_loops);
+	tcase_add_test(tc, test_ustack_faults);
+	tcase_add_test(tc, test_ustack_compat);
+	tcase_add_test(tc, test_sample_with_addr);
+	tcase_add_test(tc, test_lost_accounting);
+	tcase_add_test(tc, test_throttle_budget);
+	tcase_add_test(tc, test_handler_stats);
+	tcase_add_test(tc, test_throttle_record);
+	tcase_add_test(tc, test_pmu_model_to_samples);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Scenario: with one CPU, GET_INFO offers only the TIMER source, NMI_IPI is
+# refused with ENODEV, and the TIMER source samples from the hrtimer's own
+# interrupt registers with exact accounting and 70/30 attribution.
+# needs: module bin:ppclient bin:spin7030
+# smp: 1
+# timeout: 240
+
+load_module
+ppclient info >"$RESULTS/info.txt" 2>&1 || fail "ppclient info failed"
+[ "$(sed -n 's/^sources=//p' "$RESULTS/info.txt")" = 0x8 ] && pass_check info-timer-only ||
+	fail_check info-timer-only "sources=$(sed -n 's/^sources=//p' "$RESULTS/info.txt"), want 0x8"
+check nmi-ipi-enodev ppclient record -s clock -P 1000000 -E ENODEV
+out=$RESULTS/record.txt
+ppclient record -s timer -P 1000000 -g -U -o "$RESULTS/timer.bin" -- spin7030 4 >"$out" 2>&1
+rc=$?
+cat "$out" >>"$RESULTS/scenario.log"
+[ $rc = 0 ] && pass_check record-accounting || fail_check record-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+an=$RESULTS/analyze.txt
+ppclient analyze "$RESULTS/timer.bin" --comm spin7030 --elf "$(command -v spin7030)" \
+	--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 500 --main-min 90 >"$an" 2>&1
+rc=$?
+cat "$an" >>"$RESULTS/scenario.log"
+[ $rc = 0 ] && pass_check timer-70-30 || fail_check timer-70-30 "$(grep -E 'CHECK FAILED|share' "$an" | tr '\n' ' ')"
+unload_module
+exit 0
