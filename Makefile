@@ -46,7 +46,7 @@ GUEST_BINS :=
 UNIT_TESTS :=
 MAN_PAGES :=
 
-.PHONY: all module userspace deps check unit vm-tests demo vm-test vm-shell \
+.PHONY: all module guest-module guest-bins userspace deps check unit vm-tests demo vm-test vm-shell \
 	bench soak install uninstall clean format format-check
 
 all: module userspace
@@ -65,7 +65,7 @@ include $(sort $(wildcard */build.mk */*/build.mk */*/*/build.mk tests/unit/*.mk
 -include $(shell find $(BUILD)/obj $(BUILD)/gobj -name '*.d' 2>/dev/null)
 
 userspace: $(BINS)
-guest-bins: $(GUEST_BINS)
+guest-bins: $(GUEST_BINS) guest-module
 
 module:
 	@if [ ! -d "$(KDIR)" ]; then \
@@ -75,6 +75,18 @@ module:
 		cat $(BUILD)/module-build.log; test $$rc -eq 0
 	@if grep -q "warning:" $(BUILD)/module-build.log; then \
 		echo "module: the module build printed warnings (see above); they are errors here" >&2; exit 1; fi
+
+# The VM tests boot Debian's kernel $(KVER). When KDIR is another kernel (a
+# machine with headers for its own running kernel), build a second copy of
+# the module for the guest in $(BUILD)/guest-kmod/.
+GUEST_KDIR := /usr/src/linux-headers-$(KVER)
+guest-module:
+	@if [ "$(realpath $(KDIR))" != "$(realpath $(GUEST_KDIR))" ] && [ -d "$(GUEST_KDIR)" ]; then \
+		rm -rf $(BUILD)/guest-kmod && mkdir -p $(BUILD)/guest-kmod && \
+		cp -r include kernel $(BUILD)/guest-kmod/ && \
+		find $(BUILD)/guest-kmod -name '*.o' -o -name '*.ko' -o -name '.*.cmd' | xargs rm -f && \
+		$(MAKE) -C $(GUEST_KDIR) M=$(CURDIR)/$(BUILD)/guest-kmod/kernel modules >$(BUILD)/guest-module.log 2>&1 || \
+		{ cat $(BUILD)/guest-module.log; exit 1; }; fi
 
 deps:
 	@sh scripts/deps.sh

@@ -1,0 +1,109 @@
+# Helpers for VM scenarios, sourced in the guest (busybox sh) before the
+# scenario script runs. Documented in tests/vm/README.md; keep them in sync.
+# Results protocol (read by tests/vm/run.sh on the host):
+#   $RESULTS/.checks  one "PASS|FAIL|SKIP: vm/NAME/SUB[ (reason)]" line per sub-check
+#   $RESULTS/.reason  reason of an overall fail/skip
+#   $RESULTS/.failed  exists when any fail_check happened
+# The exit status of the scenario is its result: 0 pass, 77 skip, else fail.
+
+RESULTS=${RESULTS:-/results}
+SCENARIO=${SCENARIO:-unknown}
+
+log() {
+	_t=$(cut -d' ' -f1 /proc/uptime)
+	echo "[vm $_t] $*"
+	echo "[$_t] $*" >>"$RESULTS/scenario.log"
+}
+
+fail() {
+	echo "${1:-failed}" >"$RESULTS/.reason"
+	log "FAIL: ${1:-failed}"
+	exit 1
+}
+
+skip() {
+	echo "${1:-skipped}" >"$RESULTS/.reason"
+	log "SKIP: ${1:-skipped}"
+	exit 77
+}
+
+# Sub-check names may not contain spaces; reasons may.
+pass_check() {
+	echo "PASS: vm/$SCENARIO/$1" >>"$RESULTS/.checks"
+	log "PASS: $1"
+}
+
+fail_check() {
+	echo "FAIL: vm/$SCENARIO/$1 (${2:-failed})" >>"$RESULTS/.checks"
+	: >"$RESULTS/.failed"
+	log "FAIL: $1 (${2:-failed})"
+}
+
+skip_check() {
+	echo "SKIP: vm/$SCENARIO/$1 (${2:-skipped})" >>"$RESULTS/.checks"
+	log "SKIP: $1 (${2:-skipped})"
+}
+
+# check SUB CMD ARGS...: pass or fail SUB by CMD's exit status.
+check() {
+	_sub=$1
+	shift
+	if run "$@"; then
+		pass_check "$_sub"
+	else
+		fail_check "$_sub" "'$*' exited $?"
+	fi
+}
+
+# run CMD ARGS...: log it, output appended to $RESULTS/scenario.log.
+run() {
+	log "+ $*"
+	"$@" >>"$RESULTS/scenario.log" 2>&1
+}
+
+# bg CMD ARGS...: background job with stdio redirected (busybox rule:
+# a background job without redirected stdio dies at once). $! is its pid.
+bg() {
+	"$@" </dev/null >>"$RESULTS/scenario.log" 2>&1 &
+}
+
+# pin CPU CMD ARGS...: run CMD on one CPU.
+pin() {
+	_cpu=$1
+	shift
+	taskset -c "$_cpu" "$@"
+}
+
+# load_module [PARAM=VALUE...]: insmod pmuprof.ko and wait for /dev/pmuprof.
+load_module() {
+	[ -n "$PMUPROF_KO" ] && [ -f "$PMUPROF_KO" ] ||
+		fail "pmuprof.ko is not in the initramfs (run 'make module' on the host)"
+	log "+ insmod pmuprof.ko $*"
+	insmod "$PMUPROF_KO" "$@" >>"$RESULTS/scenario.log" 2>&1 ||
+		fail "insmod pmuprof.ko $* failed (see dmesg.txt)"
+	_n=0
+	while [ ! -c /dev/pmuprof ] && [ $_n -lt 500 ]; do
+		usleep 10000
+		_n=$((_n + 1))
+	done
+	[ -c /dev/pmuprof ] || fail "pmuprof loaded but /dev/pmuprof did not appear within 5 s"
+}
+
+unload_module() {
+	log "+ rmmod pmuprof"
+	rmmod pmuprof >>"$RESULTS/scenario.log" 2>&1 || fail "rmmod pmuprof failed (see scenario.log)"
+}
+
+module_loaded() {
+	grep -q "^$1 " /proc/modules
+}
+
+# kmod_load NAME: load a stock guest-kernel module (and its dependencies)
+# that the harness put in the initramfs (scenario header "# kmods: NAME").
+kmod_load() {
+	[ -f "/lib/pmtest/kmod/$1.order" ] ||
+		fail "stock module $1 not in the initramfs (add '# kmods: $1' to the scenario header)"
+	for _m in $(cat "/lib/pmtest/kmod/$1.order"); do
+		module_loaded "$_m" || insmod "/lib/pmtest/kmod/$_m.ko" || fail "insmod $_m failed"
+	done
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagesizes: a workload with known truth for the page-size tests (issue 6).
+ * Maps one buffer per requested kind and touches them in the proportions
+ * given on the command line:
+ *   4k   anonymous memory with MADV_NOHUGEPAGE          -> touch_4k()
+ *   2m   hugetlb, MAP_HUGETLB | MAP_HUGE_2MB             -> touch_2m()
+ *   thp  anonymous, 2 MiB aligned, MADV_HUGEPAGE         -> touch_thp()
+ *   1g   hugetlb, MAP_HUGETLB | MAP_HUGE_1GB             -> touch_1g()
+ *
+ *   pagesizes [-c CPU] [-r ROUNDS | -s SECONDS] [-p seq|rand] [-m SPAN_MB]
+ *             [-u ACCESSES_PER_UNIT] [-x] KIND:WEIGHT...
+ *   e.g. pagesizes -s 5 -p rand 4k:50 2m:30 1g:20
+ *
+ * Each round performs WEIGHT * U loads on each buffer (deterministic counts),
+ * within the first SPAN_MB MiB of it: "seq" walks with a 64-byte stride,
+ * "rand" uses an LCG. Every hot loop is written so that its load is the first
+ * instruction at the loop's branch target (QEMU TCG takes interrupts only at
+ * translation-block starts, so that is where samples land; see PLATFORM.md).
+ *
+ * If a hugetlb mapping fails the buffer falls back to ordinary memory with a
+ * warning (-x: exit 3 instead); "actual=" always says what the kernel gave,
+ * read from /proc/self/smaps. Output (stdout, one line each, key=value):
+ *   buffer phase=setup|end name=K requested=K actual=4k|thp|mixed|2m|1g
+ *          start=0x... end=0x... span=BYTES kernelpagesize_kb=N mmupagesize_kb=N
+ *          anonhuge_kb=N rss_kb=N weight=W accesses=N loop_ns=N function=touch_K
+ *   pagesizes: pid=P cpu=C rounds=R pattern=seq|rand seconds=S total_accesses=N
+ * [start, end) is exactly the range the loads fall in. loop_ns is the wall
+ * time spent inside touch_K (a time-based sampler's truth: under QEMU TCG an
+ * access to a 4K page can cost several times one to a huge page).
+ */
+#include <getopt.h>
+#include <linux/mman.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "wl_common.h"
+
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+#ifndef MAP_HUGE_1GB
+#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
+#endif
+
+#define SZ_2M	   (2UL << 20)
+#define SZ_1G	   (1UL << 30)
+#define SEQ_STRIDE 64
+
+enum kind { K_4K, K_2M, K_THP, K_1G, K_NR };
+
+static const char *const kind_name[K_NR] = {"4k", "2m", "thp", "1g"};
+
+struct buffer {
+	int used;
+	unsigned weight;
+	char *map;   /* what mmap returned */
+	size_t mlen; /* its length */
+	char *base;  /* start of the touched range */
+	size_t span; /* length of the touched range (power of two) */
+	uint64_t accesses;
+	uint64_t loop_ns; /* wall time inside touch_K() */
+	uint64_t state;	  /* LCG state (rand) or offset (seq) */
+	int fellback;
+};
+
+static struct buffer bufs[K_NR];
+static int pattern_rand;
+
+/*
+ * The two loops. The load (add from memory) sits at the branch target "1:".
+ * n must be non-zero. mask keeps the offset inside the span, 8-byte aligned.
+ */
+static inline __attribute__((always_inline)) uint64_t loop_seq(const char *base, uint64_t mask,
+							       uint64_t n, uint64_t *off)
+{
+	uint64_t sum = 0, o = *off;
+
+	__asm__ volatile("1:\n\t"
+			 "addq (%[base],%[o]), %[sum]\n\t"
+			 "addq %[stride], %[o]\n\t"
+			 "andq %[mask], %[o]\n\t"
+			 "decq %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n)
+			 : [base] "r"(base), [mask] "r"(mask), [stride] "i"(SEQ_STRIDE)
+			 : "cc", "memory");
+	*off = o;
+	return sum;
+}
+
+static inline __attribute__((always_inline)) uint64_t loop_rand(const char *base, uint64_t mask,
+								uint64_t n, uint64_t *x)
+{
+	uint64_t sum = 0, o = 0, s = *x;
+	uint64_t mul = 6364136223846793005ULL, inc = 1442695040888963407ULL;
+
+	/* first offset from the current state, then load-first loop */
+	o = (s >> 17) & mask;
+	__asm__ volatile("1:\n\t"
+			 "addq (%[base],%[o]), %[sum]\n\t"
+			 "imulq %[mul], %[s]\n\t"
+			 "addq %[inc], %[s]\n\t"
+			 "movq %[s], %[o]\n\t"
+			 "shrq $17, %[o]\n\t"
+			 "andq %[mask], %[o]\n\t"
+			 "decq %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n), [s] "+r"(s)
+			 : [base] "r"(base), [mask] "r"(mask), [mul] "r"(mul), [inc] "r"(inc)
+			 : "cc", "memory");
+	*x = s;
+	return sum;
+}
+
+/* One distinct function per kind so samples attribute to the right loop. */
+#define DEFINE_TOUCH(k, K)                                                                         \
+	__attribute__((noinline)) uint64_t touch_##k(uint64_t n)                                   \
+	{                                                                                          \
+		struct buffer *b = &bufs[K];                                                       \
+		WL_FRAME();                                                                        \
+		uint64_t mask = (b->span - 1) & ~(uint64_t)7;                                      \
+		if (pattern_rand)                                                                  \
+			return loop_rand(b->base, mask, n, &b->state);                             \
+		return loop_seq(b->base, mask, n, &b->state);                                      \
+	}
+DEFINE_TOUCH(4k, K_4K)
+DEFINE_TOUCH(2m, K_2M)
+DEFINE_TOUCH(thp, K_THP)
+DEFINE_TOUCH(1g, K_1G)
+
+static uint64_t (*const touch_fn[K_NR])(uint64_t) = {touch_4k, touch_2m, touch_thp, touch_1g};
+
+static int map_buffer(enum kind k, size_t span, int strict)
+{
+	struct buffer *b = &bufs[k];
+	int prot = PROT_READ | PROT_WRITE, fl = MAP_PRIVATE | MAP_ANONYMOUS;
+	void *p = MAP_FAILED;
+
+	b->span = span;
+	switch (k) {
+	case K_2M:
+		b->mlen = (span + SZ_2M - 1) & ~(SZ_2M - 1);
+		p = mmap(NULL, b->mlen, prot, fl | MAP_HUGETLB | MAP_HUGE_2MB, -1, 0);
+		break;
+	case K_1G:
+		if (span > SZ_1G)
+			b->span = span = SZ_1G;
+		b->mlen = SZ_1G;
+		p = mmap(NULL, b->mlen, prot, fl | MAP_HUGETLB | MAP_HUGE_1GB, -1, 0);
+		break;
+	default:
+		break;
+	}
+	if ((k == K_2M || k == K_1G) && p == MAP_FAILED) {
+		fprintf(stderr,
+			"pagesizes: warning: hugetlb mmap for %s failed (%s); is the pool reserved "
+			"(hugepagesz=%s hugepages=N)?%s\n",
+			kind_name[k], strerror(errno), k == K_1G ? "1G" : "2M",
+			strict ? "" : " Falling back to ordinary pages.");
+		if (strict)
+			return -1;
+		b->fellback = 1;
+	}
+	if (p == MAP_FAILED) {
+		/* 4k, thp, or a fallback: ordinary anonymous memory, 2 MiB aligned */
+		b->mlen = span + SZ_2M;
+		p = mmap(NULL, b->mlen, prot, fl, -1, 0);
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "pagesizes: mmap of %zu bytes failed: %s\n", b->mlen,
+				strerror(errno));
+			return -1;
+		}
+		b->map = p;
+		b->base = (char *)(((uintptr_t)p + SZ_2M - 1) & ~(uintptr_t)(SZ_2M - 1));
+		if (madvise(b->base, span, k == K_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0 &&
+		    k == K_THP)
+			fprintf(stderr, "pagesizes: warning: madvise(MADV_HUGEPAGE): %s\n",
+				strerror(errno));
+	} else {
+		b->map = p;
+		b->base = p;
+	}
+	memset(b->base, 1, span); /* fault everything in before the timed part */
+	b->state = pattern_rand ? 0x9e3779b97f4a7c15ULL + (uint64_t)k : 0;
+	return 0;
+}
+
+struct smaps_info {
+	unsigned long kps_kb, mmu_kb, anonhuge_kb, rss_kb;
+};
+
+static int smaps_lookup(uintptr_t addr, struct smaps_info *si)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in = 0, found = 0;
+
+	memset(si, 0, sizeof(*si));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long s, e, v;
+
+		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 && strchr(line, ' ') &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			if (in)
+				break;
+			in = addr >= s && addr < e;
+			found |= in;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(line, "KernelPageSize: %lu kB", &v) == 1)
+			si->kps_kb = v;
+		else if (sscanf(line, "MMUPageSize: %lu kB", &v) == 1)
+			si->mmu_kb = v;
+		else if (sscanf(line, "AnonHugePages: %lu kB", &v) == 1)
+			si->anonhuge_kb = v;
+		else if (sscanf(line, "Rss: %lu kB", &v) == 1)
+			si->rss_kb = v;
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+static const char *actual_kind(const struct smaps_info *si, size_t span)
+{
+	unsigned long span_kb = span >> 10;
+
+	if (si->kps_kb == (SZ_1G >> 10))
+		return "1g";
+	if (si->kps_kb == (SZ_2M >> 10))
+		return "2m";
+	if (si->kps_kb != 4)
+		return "unknown";
+	if (si->anonhuge_kb && si->anonhuge_kb * 10 >= span_kb * 9)
+		return "thp";
+	if (si->anonhuge_kb)
+		return "mixed";
+	return "4k";
+}
+
+static void print_buffers(const char *phase)
+{
+	for (int k = 0; k < K_NR; k++) {
+		struct buffer *b = &bufs[k];
+		struct smaps_info si;
+
+		if (!b->used)
+			continue;
+		if (smaps_lookup((uintptr_t)b->base, &si) != 0)
+			fprintf(stderr,
+				"pagesizes: warning: %s buffer not found in /proc/self/smaps\n",
+				kind_name[k]);
+		printf("buffer phase=%s name=%s requested=%s actual=%s start=%#lx end=%#lx "
+		       "span=%zu "
+		       "kernelpagesize_kb=%lu mmupagesize_kb=%lu anonhuge_kb=%lu rss_kb=%lu "
+		       "weight=%u accesses=%llu loop_ns=%llu function=touch_%s%s\n",
+		       phase, kind_name[k], kind_name[k], actual_kind(&si, b->span),
+		       (unsigned long)(uintptr_t)b->base,
+		       (unsigned long)(uintptr_t)b->base + b->span, b->span, si.kps_kb, si.mmu_kb,
+		       si.anonhuge_kb, si.rss_kb, b->weight, (unsigned long long)b->accesses,
+		       (unsigned long long)b->loop_ns, kind_name[k],
+		       b->fellback ? " fallback=1" : "");
+	}
+	fflush(stdout);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pagesizes [-c CPU] [-r ROUNDS | -s SECONDS] [-p seq|rand] [-m SPAN_MB]\n"
+		   "                 [-u ACCESSES_PER_UNIT] [-x] KIND:WEIGHT...\n"
+		   "  KIND: 4k, 2m (hugetlb), thp, 1g (hugetlb); e.g. 4k:50 2m:30 1g:20\n"
+		   "  defaults: -s 2 -p seq -m 16 -u 2000; -x: fail instead of falling back\n");
+}
+
+int main(int argc, char **argv)
+{
+	int cpu = -1, opt, strict = 0;
+	unsigned long long rounds = 0, unit = 2000, span_mb = 16, done = 0, total = 0;
+	double seconds = 2, t0, t;
+	size_t span;
+
+	while ((opt = getopt(argc, argv, "c:r:s:p:m:u:xh")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = (int)wl_num("pagesizes", "CPU", optarg);
+			break;
+		case 'r':
+			rounds = wl_num("pagesizes", "ROUNDS", optarg);
+			seconds = 0;
+			break;
+		case 's':
+			seconds = wl_seconds("pagesizes", optarg);
+			rounds = 0;
+			break;
+		case 'p':
+			if (strcmp(optarg, "seq") && strcmp(optarg, "rand")) {
+				fprintf(stderr, "pagesizes: -p takes seq or rand, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			pattern_rand = !strcmp(optarg, "rand");
+			break;
+		case 'm':
+			span_mb = wl_num("pagesizes", "SPAN_MB", optarg);
+			break;
+		case 'u':
+			unit = wl_num("pagesizes", "ACCESSES_PER_UNIT", optarg);
+			break;
+		case 'x':
+			strict = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (span_mb == 0 || (span_mb & (span_mb - 1)) || span_mb > 1024 || unit == 0) {
+		fprintf(stderr,
+			"pagesizes: -m must be a power of two between 1 and 1024, -u > 0\n");
+		return 2;
+	}
+	span = (size_t)span_mb << 20;
+	if (optind == argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (int i = optind; i < argc; i++) {
+		char *colon = strchr(argv[i], ':');
+		int k;
+
+		for (k = 0; k < K_NR; k++)
+			if (colon && (size_t)(colon - argv[i]) == strlen(kind_name[k]) &&
+			    !strncmp(argv[i], kind_name[k], strlen(kind_name[k])))
+				break;
+		if (k == K_NR) {
+			fprintf(stderr,
+				"pagesizes: '%s' is not KIND:WEIGHT with KIND 4k, 2m, thp or 1g\n",
+				argv[i]);
+			return 2;
+		}
+		if (bufs[k].used) {
+			fprintf(stderr, "pagesizes: %s given twice\n", kind_name[k]);
+			return 2;
+		}
+		bufs[k].used = 1;
+		bufs[k].weight = (unsigned)wl_num("pagesizes", "WEIGHT", colon + 1);
+	}
+	if (wl_pin("pagesizes", cpu) != 0)
+		return 1;
+	for (int k = 0; k < K_NR; k++)
+		if (bufs[k].used && map_buffer(k, span, strict) != 0)
+			return 3;
+	print_buffers("setup");
+
+	t0 = wl_now();
+	for (;;) {
+		if (rounds && done >= rounds)
+			break;
+		for (int k = 0; k < K_NR; k++) {
+			uint64_t n = (uint64_t)bufs[k].weight * unit;
+			double tk;
+
+			if (!bufs[k].used || !n)
+				continue;
+			tk = wl_now();
+			wl_sink += touch_fn[k](n);
+			bufs[k].loop_ns += (uint64_t)((wl_now() - tk) * 1e9);
+			bufs[k].accesses += n;
+			total += n;
+		}
+		done++;
+		if (!rounds && wl_now() - t0 >= seconds)
+			break;
+	}
+	t = wl_now() - t0;
+	print_buffers("end");
+	printf("pagesizes: pid=%d cpu=%d rounds=%llu pattern=%s seconds=%.3f total_accesses=%llu\n",
+	       (int)getpid(), sched_getcpu(), done, pattern_rand ? "rand" : "seq", t, total);
+	return 0;
+}

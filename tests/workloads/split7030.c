@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * split7030: a CPU-bound workload whose time splits 70/30 between hot_a()
+ * and hot_b() by construction: every round calls hot_a(7 * K) and
+ * hot_b(3 * K), and both run the identical loop body, so the split follows
+ * from iteration counts, not timers. Used by the sampling-accuracy tests
+ * (expected: 70 +- 7 % hot_a, 30 +- 7 % hot_b; stacks main -> hot_X).
+ *
+ *   split7030 [-c CPU] [-r ROUNDS | -s SECONDS] [-k ITERS_PER_UNIT]
+ *
+ * -r runs exactly ROUNDS rounds; -s runs whole rounds until SECONDS have
+ * passed (checked only between rounds, so the split stays exact). Prints one
+ * parseable line at the end:
+ *   split7030: pid=P cpu=C rounds=R iters_a=A iters_b=B seconds=S
+ */
+#include <getopt.h>
+#include <unistd.h>
+
+#include "wl_common.h"
+
+/* One loop iteration of integer work; identical in both hot functions. */
+#define SPIN_BODY(x) ((x) = (x)*6364136223846793005ULL + 1442695040888963407ULL, (x) ^= (x) >> 29)
+
+__attribute__((noinline)) unsigned long long hot_a(unsigned long long iters)
+{
+	WL_FRAME();
+	unsigned long long x = iters | 1;
+
+	for (unsigned long long i = 0; i < iters; i++) {
+		SPIN_BODY(x);
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+__attribute__((noinline)) unsigned long long hot_b(unsigned long long iters)
+{
+	WL_FRAME();
+	unsigned long long x = iters | 1;
+
+	for (unsigned long long i = 0; i < iters; i++) {
+		SPIN_BODY(x);
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: split7030 [-c CPU] [-r ROUNDS | -s SECONDS] [-k ITERS_PER_UNIT]\n"
+		   "  hot_a does 7*K and hot_b 3*K iterations per round (default K=200000);\n"
+		   "  default: -s 2\n");
+}
+
+int main(int argc, char **argv)
+{
+	int cpu = -1, opt;
+	unsigned long long rounds = 0, k = 200000, done = 0;
+	double seconds = 2, t0, t;
+
+	while ((opt = getopt(argc, argv, "c:r:s:k:h")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = (int)wl_num("split7030", "CPU", optarg);
+			break;
+		case 'r':
+			rounds = wl_num("split7030", "ROUNDS", optarg);
+			seconds = 0;
+			break;
+		case 's':
+			seconds = wl_seconds("split7030", optarg);
+			rounds = 0;
+			break;
+		case 'k':
+			k = wl_num("split7030", "ITERS_PER_UNIT", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || k == 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (wl_pin("split7030", cpu) != 0)
+		return 1;
+
+	t0 = wl_now();
+	for (;;) {
+		if (rounds && done >= rounds)
+			break;
+		wl_sink += hot_a(7 * k);
+		wl_sink += hot_b(3 * k);
+		done++;
+		if (!rounds && wl_now() - t0 >= seconds)
+			break;
+	}
+	t = wl_now() - t0;
+	printf("split7030: pid=%d cpu=%d rounds=%llu iters_a=%llu iters_b=%llu seconds=%.3f\n",
+	       (int)getpid(), sched_getcpu(), done, done * 7 * k, done * 3 * k, t);
+	return 0;
+}

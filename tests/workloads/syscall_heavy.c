@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscall_heavy: spends most of its time inside the kernel, so samples land
+ * in kernel stacks that end in the syscall entry (entry_SYSCALL_64 ->
+ * do_syscall_64 -> ...). Each round does N getppid() calls from
+ * loop_getppid() and N 4 KiB reads of /dev/zero from loop_read().
+ *
+ *   syscall_heavy [-c CPU] [-r ROUNDS | -s SECONDS] [-n CALLS_PER_ROUND]
+ *
+ * Prints at the end:
+ *   syscall_heavy: pid=P cpu=C rounds=R getppid=G reads=N seconds=S
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "wl_common.h"
+
+static char buf[4096];
+
+__attribute__((noinline)) unsigned long loop_getppid(unsigned long n)
+{
+	WL_FRAME();
+	unsigned long acc = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		acc += (unsigned long)syscall(SYS_getppid);
+	return acc;
+}
+
+__attribute__((noinline)) unsigned long loop_read(int fd, unsigned long n)
+{
+	WL_FRAME();
+	unsigned long got = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r > 0)
+			got += (unsigned long)r;
+	}
+	return got;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: syscall_heavy [-c CPU] [-r ROUNDS | -s SECONDS] [-n CALLS_PER_ROUND]\n"
+		   "  default: -s 2 -n 2000\n");
+}
+
+int main(int argc, char **argv)
+{
+	int cpu = -1, opt, fd;
+	unsigned long long rounds = 0, n = 2000, done = 0;
+	double seconds = 2, t0, t;
+
+	while ((opt = getopt(argc, argv, "c:r:s:n:h")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = (int)wl_num("syscall_heavy", "CPU", optarg);
+			break;
+		case 'r':
+			rounds = wl_num("syscall_heavy", "ROUNDS", optarg);
+			seconds = 0;
+			break;
+		case 's':
+			seconds = wl_seconds("syscall_heavy", optarg);
+			rounds = 0;
+			break;
+		case 'n':
+			n = wl_num("syscall_heavy", "CALLS_PER_ROUND", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || n == 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (wl_pin("syscall_heavy", cpu) != 0)
+		return 1;
+	fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0) {
+		perror("syscall_heavy: open /dev/zero");
+		return 1;
+	}
+
+	t0 = wl_now();
+	for (;;) {
+		if (rounds && done >= rounds)
+			break;
+		wl_sink += loop_getppid(n);
+		wl_sink += loop_read(fd, n);
+		done++;
+		if (!rounds && wl_now() - t0 >= seconds)
+			break;
+	}
+	t = wl_now() - t0;
+	close(fd);
+	printf("syscall_heavy: pid=%d cpu=%d rounds=%llu getppid=%llu reads=%llu seconds=%.3f\n",
+	       (int)getpid(), sched_getcpu(), done, done * n, done * n, t);
+	return 0;
+}
