@@ -212,9 +212,15 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 		uint64_t w = f->weight == PC_WEIGHT_PERIOD ? s->period : 1;
 		if (pc_agg__add_cpu(a, s->cpu, 1, w) == -ENOMEM)
 			return -ENOMEM;
-		if (l->o->pagesize && pagesize_acc__add(l->o->pagesize, s->event, &v, w))
-			return -ENOMEM;
 		uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
+		/* A page size belongs to the sampled instruction, so for page
+		 * sizes --user-only/--kernel-only keep the samples taken in that
+		 * mode (a kernel-mode sample's data address is the kernel's). */
+		bool ps_mode_ok = !(f->mode == PC_MODE_USER_ONLY && (flags & KMODE)) &&
+				  !(f->mode == PC_MODE_KERNEL_ONLY && !(flags & KMODE));
+		if (l->o->pagesize && ps_mode_ok &&
+		    pagesize_acc__add(l->o->pagesize, s->event, &v, w))
+			return -ENOMEM;
 		const uint64_t *k = v.kstack;
 		uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
 		/* no stacks recorded: the interrupted IP is the only frame */
