@@ -29,16 +29,16 @@ struct pc_name {
 /* One unique stack, root first (frames[0] is the outermost caller). */
 struct pc_stack {
 	uint32_t nr;
-	uint32_t *frames;  /* indices into pc_profile.names */
-	uint64_t samples;  /* how many samples had exactly this stack */
-	uint64_t weight;   /* estimated event count (sum of periods) */
+	uint32_t *frames; /* indices into pc_profile.names */
+	uint64_t samples; /* how many samples had exactly this stack */
+	uint64_t weight;  /* estimated event count (sum of periods) */
 };
 
 struct pc_profile {
-	char event[128];	/* event name as recorded */
-	char unit[32];		/* what weight counts: "cycles", "ns", "samples" */
-	uint64_t period;	/* configured period (0 if freq mode / unknown) */
-	int freq_mode;		/* 1 if periods varied (frequency mode) */
+	char event[128]; /* event name as recorded */
+	char unit[32];	 /* what weight counts: "cycles", "ns", "samples" */
+	uint64_t period; /* configured period (0 if freq mode / unknown) */
+	int freq_mode;	 /* 1 if periods varied (frequency mode) */
 	size_t nr_names;
 	struct pc_name *names;
 	size_t nr_stacks;

@@ -31,21 +31,21 @@
 #include <sys/ioctl.h>
 #endif
 
-#define PMUPROF_DEVICE "/dev/pmuprof"
+#define PMUPROF_DEVICE	    "/dev/pmuprof"
 #define PMUPROF_ABI_VERSION 1
 
 /* Limits the kernel enforces; GET_INFO reports the effective values. */
-#define PMUPROF_MAX_EVENTS 16	     /* events in one session */
-#define PMUPROF_MAX_CPUS 1024	     /* width of cpu masks in the ABI */
-#define PMUPROF_MAX_DEPTH 256	     /* frames per stack (kernel or user) */
-#define PMUPROF_DEFAULT_DEPTH 64
-#define PMUPROF_RING_MIN (16u << 10) /* bytes per CPU, power of two */
-#define PMUPROF_RING_MAX (64u << 20)
-#define PMUPROF_RING_DEFAULT (2u << 20)
-#define PMUPROF_MIN_PMU_PERIOD 1000	/* events between PMU samples */
+#define PMUPROF_MAX_EVENTS	    16	 /* events in one session */
+#define PMUPROF_MAX_CPUS	    1024 /* width of cpu masks in the ABI */
+#define PMUPROF_MAX_DEPTH	    256	 /* frames per stack (kernel or user) */
+#define PMUPROF_DEFAULT_DEPTH	    64
+#define PMUPROF_RING_MIN	    (16u << 10) /* bytes per CPU, power of two */
+#define PMUPROF_RING_MAX	    (64u << 20)
+#define PMUPROF_RING_DEFAULT	    (2u << 20)
+#define PMUPROF_MIN_PMU_PERIOD	    1000  /* events between PMU samples */
 #define PMUPROF_MIN_CLOCK_PERIOD_NS 20000 /* cpu-clock: at most 50 kHz */
-#define PMUPROF_MAX_FREQ_HZ 50000
-#define PMUPROF_HIST_BUCKETS 64
+#define PMUPROF_MAX_FREQ_HZ	    50000
+#define PMUPROF_HIST_BUCKETS	    64
 
 /* ------------------------------------------------------------------ */
 /* Sample sources                                                      */
@@ -64,9 +64,9 @@ enum pmuprof_source {
 /* Why the PMU source is unusable (pmuprof_info.pmu_unavailable). */
 enum pmuprof_pmu_status {
 	PMUPROF_PMU_OK = 0,
-	PMUPROF_PMU_NOT_INTEL = 1,	/* vendor without architectural PMU */
+	PMUPROF_PMU_NOT_INTEL = 1,	 /* vendor without architectural PMU */
 	PMUPROF_PMU_NO_ARCH_PERFMON = 2, /* CPUID.0AH version 0 (e.g. VM) */
-	PMUPROF_PMU_BUSY = 3,		/* counters held by perf/watchdog */
+	PMUPROF_PMU_BUSY = 3,		 /* counters held by perf/watchdog */
 };
 
 /* Architectural events, in CPUID.0AH:EBX bit order (SDM vol.3 "Pre-defined
@@ -99,31 +99,31 @@ enum pmuprof_cpu_vendor {
 #define PMUPROF_INFO_PRIVILEGED (1u << 2) /* opener may see kernel/phys addrs */
 
 struct pmuprof_info {
-	__u32 size;		/* in: sizeof(struct pmuprof_info) */
-	__u32 abi_version;	/* PMUPROF_ABI_VERSION */
-	__u32 flags;		/* PMUPROF_INFO_* */
-	__u32 sources;		/* bitmask of 1 << enum pmuprof_source */
-	__u32 pmu_status;	/* enum pmuprof_pmu_status */
-	__u32 pmu_version;	/* CPUID.0AH:EAX[7:0] */
-	__u32 nr_gp;		/* general-purpose counters */
-	__u32 gp_width;		/* bits */
-	__u32 nr_fixed;		/* fixed-function counters */
-	__u32 fixed_width;	/* bits */
-	__u32 arch_events;	/* bitmask of enum pmuprof_arch_event, 1 = available */
-	__u32 arch_events_len;	/* CPUID.0AH:EAX[31:24] */
-	__u64 perf_capabilities; /* IA32_PERF_CAPABILITIES, 0 if absent */
-	__u32 vendor;		/* enum pmuprof_cpu_vendor */
+	__u32 size;		       /* in: sizeof(struct pmuprof_info) */
+	__u32 abi_version;	       /* PMUPROF_ABI_VERSION */
+	__u32 flags;		       /* PMUPROF_INFO_* */
+	__u32 sources;		       /* bitmask of 1 << enum pmuprof_source */
+	__u32 pmu_status;	       /* enum pmuprof_pmu_status */
+	__u32 pmu_version;	       /* CPUID.0AH:EAX[7:0] */
+	__u32 nr_gp;		       /* general-purpose counters */
+	__u32 gp_width;		       /* bits */
+	__u32 nr_fixed;		       /* fixed-function counters */
+	__u32 fixed_width;	       /* bits */
+	__u32 arch_events;	       /* bitmask of enum pmuprof_arch_event, 1 = available */
+	__u32 arch_events_len;	       /* CPUID.0AH:EAX[31:24] */
+	__u64 perf_capabilities;       /* IA32_PERF_CAPABILITIES, 0 if absent */
+	__u32 vendor;		       /* enum pmuprof_cpu_vendor */
 	__u32 family, model, stepping; /* display family/model */
-	char vendor_string[16];	/* CPUID.0:EBX,EDX,ECX, NUL-terminated */
-	__u32 nr_cpus;		/* nr_cpu_ids */
+	char vendor_string[16];	       /* CPUID.0:EBX,EDX,ECX, NUL-terminated */
+	__u32 nr_cpus;		       /* nr_cpu_ids */
 	__u32 nr_online;
-	__u32 max_events;	/* PMUPROF_MAX_EVENTS */
-	__u32 max_depth;	/* PMUPROF_MAX_DEPTH */
+	__u32 max_events;			/* PMUPROF_MAX_EVENTS */
+	__u32 max_depth;			/* PMUPROF_MAX_DEPTH */
 	__u32 ring_min, ring_max, ring_default; /* bytes per CPU */
 	__u32 min_pmu_period;
 	__u32 min_clock_period_ns;
 	__u32 max_freq_hz;
-	__u32 paging_levels;	/* 4 or 5 */
+	__u32 paging_levels; /* 4 or 5 */
 	__u32 __reserved0;
 };
 #define PMUPROF_INFO_SIZE_VER0 sizeof(struct pmuprof_info)
@@ -146,15 +146,15 @@ struct pmuprof_info {
  * For PMUPROF_SOURCE_NMI_IPI (cpu-clock), `config` must be 0 and the
  * period is in nanoseconds.
  */
-#define PMUPROF_EVF_FREQ (1u << 0)	/* period field holds a rate in Hz */
+#define PMUPROF_EVF_FREQ    (1u << 0) /* period field holds a rate in Hz */
 #define PMUPROF_EVF_PRECISE (1u << 1) /* request PEBS (ENODEV if unsupported) */
-#define PMUPROF_EVF__ALL (PMUPROF_EVF_FREQ | PMUPROF_EVF_PRECISE)
+#define PMUPROF_EVF__ALL    (PMUPROF_EVF_FREQ | PMUPROF_EVF_PRECISE)
 
 struct pmuprof_event_config {
-	__u64 config;	/* raw encoding, see above */
-	__u64 period;	/* events (PMU) or ns (cpu-clock); Hz if EVF_FREQ */
-	__u32 source;	/* enum pmuprof_source: PMU or NMI_IPI */
-	__u32 flags;	/* PMUPROF_EVF_* */
+	__u64 config; /* raw encoding, see above */
+	__u64 period; /* events (PMU) or ns (cpu-clock); Hz if EVF_FREQ */
+	__u32 source; /* enum pmuprof_source: PMU or NMI_IPI */
+	__u32 flags;  /* PMUPROF_EVF_* */
 	__u64 __reserved[2];
 };
 
@@ -164,24 +164,24 @@ enum pmuprof_target {
 	PMUPROF_TARGET_PID = 2,	 /* pid and its threads, on any CPU */
 };
 
-#define PMUPROF_CF_KSTACK (1u << 0)	    /* record kernel call stacks */
-#define PMUPROF_CF_USTACK (1u << 1)	    /* record user call stacks (frame pointers) */
-#define PMUPROF_CF_EXCLUDE_USER (1u << 2)   /* drop samples in user mode */
+#define PMUPROF_CF_KSTACK	  (1u << 0) /* record kernel call stacks */
+#define PMUPROF_CF_USTACK	  (1u << 1) /* record user call stacks (frame pointers) */
+#define PMUPROF_CF_EXCLUDE_USER	  (1u << 2) /* drop samples in user mode */
 #define PMUPROF_CF_EXCLUDE_KERNEL (1u << 3) /* drop samples in kernel mode */
-#define PMUPROF_CF_DATA_ADDR (1u << 4)	    /* decode data address + page size */
-#define PMUPROF_CF_PHYS_ADDR (1u << 5)	    /* also physical addresses (privileged) */
-#define PMUPROF_CF_CODE_PAGE (1u << 6)	    /* page size backing the IP */
-#define PMUPROF_CF__ALL ((1u << 7) - 1)
+#define PMUPROF_CF_DATA_ADDR	  (1u << 4) /* decode data address + page size */
+#define PMUPROF_CF_PHYS_ADDR	  (1u << 5) /* also physical addresses (privileged) */
+#define PMUPROF_CF_CODE_PAGE	  (1u << 6) /* page size backing the IP */
+#define PMUPROF_CF__ALL		  ((1u << 7) - 1)
 
 struct pmuprof_config {
-	__u32 size;		/* in: sizeof(struct pmuprof_config) */
-	__u32 flags;		/* PMUPROF_CF_* */
-	__u32 nr_events;	/* 1..PMUPROF_MAX_EVENTS */
-	__u32 stack_depth;	/* 0 = default; max PMUPROF_MAX_DEPTH */
-	__u32 ring_size;	/* bytes per CPU, 0 = default; power of two */
-	__u32 wakeup_bytes;	/* wake reader when this much is queued; 0 = ring/4 */
-	__u32 target;		/* enum pmuprof_target */
-	__s32 pid;		/* PMUPROF_TARGET_PID: tgid to follow */
+	__u32 size;	    /* in: sizeof(struct pmuprof_config) */
+	__u32 flags;	    /* PMUPROF_CF_* */
+	__u32 nr_events;    /* 1..PMUPROF_MAX_EVENTS */
+	__u32 stack_depth;  /* 0 = default; max PMUPROF_MAX_DEPTH */
+	__u32 ring_size;    /* bytes per CPU, 0 = default; power of two */
+	__u32 wakeup_bytes; /* wake reader when this much is queued; 0 = ring/4 */
+	__u32 target;	    /* enum pmuprof_target */
+	__s32 pid;	    /* PMUPROF_TARGET_PID: tgid to follow */
 	__u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* PMUPROF_TARGET_CPUS */
 	__u64 __reserved[4];
 	struct pmuprof_event_config events[PMUPROF_MAX_EVENTS];
@@ -220,32 +220,32 @@ static inline __u64 pmuprof_hist_lower(unsigned int b)
 }
 
 struct pmuprof_cpu_stats {
-	__u64 captured;	    /* samples the handler tried to write */
-	__u64 samples;	    /* sample records written to the ring */
-	__u64 lost;	    /* samples dropped (ring full or nested) */
-	__u64 filtered;	    /* NMIs of ours dropped by pid/mode filters */
-	__u64 nmis_handled; /* NMIs claimed (NMI_HANDLED) */
-	__u64 nmis_passed;  /* NMIs passed on (NMI_DONE) */
-	__u64 ipis_sent;    /* NMI IPIs this CPU's hrtimer sent */
-	__u64 throttled;    /* times the rate was lowered for cost */
+	__u64 captured;		     /* samples the handler tried to write */
+	__u64 samples;		     /* sample records written to the ring */
+	__u64 lost;		     /* samples dropped (ring full or nested) */
+	__u64 filtered;		     /* NMIs of ours dropped by pid/mode filters */
+	__u64 nmis_handled;	     /* NMIs claimed (NMI_HANDLED) */
+	__u64 nmis_passed;	     /* NMIs passed on (NMI_DONE) */
+	__u64 ipis_sent;	     /* NMI IPIs this CPU's hrtimer sent */
+	__u64 throttled;	     /* times the rate was lowered for cost */
 	__u64 overflow_loops_capped; /* GLOBAL_STATUS loop hit its cap */
 	__u64 handler_ns_min;
 	__u64 handler_ns_max;
 	__u64 handler_ns_total; /* mean = total / nmis_handled */
-	__u64 read_records; /* records read() delivered */
+	__u64 read_records;	/* records read() delivered */
 	__u64 read_bytes;
 	__u64 hist[PMUPROF_HIST_BUCKETS]; /* handler time histogram */
 	__u64 __reserved[4];
 };
 
 struct pmuprof_stats {
-	__u32 size;	   /* in: sizeof(struct pmuprof_stats) */
-	__u32 nr_cpus;	   /* in: entries at cpus_ptr; out: entries filled (nr_cpu_ids) */
-	__u64 cpus_ptr;	   /* in: user pointer to struct pmuprof_cpu_stats[nr_cpus], or 0 */
-	__u32 cpu_stats_size; /* in: sizeof(struct pmuprof_cpu_stats) */
-	__u32 state;	   /* out: enum pmuprof_state */
+	__u32 size;		 /* in: sizeof(struct pmuprof_stats) */
+	__u32 nr_cpus;		 /* in: entries at cpus_ptr; out: entries filled (nr_cpu_ids) */
+	__u64 cpus_ptr;		 /* in: user pointer to struct pmuprof_cpu_stats[nr_cpus], or 0 */
+	__u32 cpu_stats_size;	 /* in: sizeof(struct pmuprof_cpu_stats) */
+	__u32 state;		 /* out: enum pmuprof_state */
 	__u64 start_ns, stop_ns; /* out: session clock (same clock as samples) */
-	struct pmuprof_cpu_stats total; /* out: sum over CPUs (min/max combined) */
+	struct pmuprof_cpu_stats total;		 /* out: sum over CPUs (min/max combined) */
 	__u64 event_samples[PMUPROF_MAX_EVENTS]; /* out: per event index */
 	__u64 event_lost[PMUPROF_MAX_EVENTS];
 	__u64 event_period[PMUPROF_MAX_EVENTS]; /* out: current period (freq mode moves it) */
@@ -259,11 +259,11 @@ enum pmuprof_state {
 	PMUPROF_STATE_STOPPED = 3, /* stopped, rings may hold data to read */
 };
 
-#define PMUPROF_IOC_MAGIC 0xB7
-#define PMUPROF_IOC_GET_INFO _IOWR(PMUPROF_IOC_MAGIC, 1, struct pmuprof_info)
+#define PMUPROF_IOC_MAGIC     0xB7
+#define PMUPROF_IOC_GET_INFO  _IOWR(PMUPROF_IOC_MAGIC, 1, struct pmuprof_info)
 #define PMUPROF_IOC_CONFIGURE _IOW(PMUPROF_IOC_MAGIC, 2, struct pmuprof_config)
-#define PMUPROF_IOC_START _IO(PMUPROF_IOC_MAGIC, 3)
-#define PMUPROF_IOC_STOP _IO(PMUPROF_IOC_MAGIC, 4)
+#define PMUPROF_IOC_START     _IO(PMUPROF_IOC_MAGIC, 3)
+#define PMUPROF_IOC_STOP      _IO(PMUPROF_IOC_MAGIC, 4)
 #define PMUPROF_IOC_GET_STATS _IOWR(PMUPROF_IOC_MAGIC, 5, struct pmuprof_stats)
 
 /* ------------------------------------------------------------------ */
@@ -293,31 +293,31 @@ enum pmuprof_record_type {
 };
 
 /* misc of a SAMPLE: where the IP was. */
-#define PMUPROF_MISC_USER (1u << 0)	  /* interrupted in user mode */
-#define PMUPROF_MISC_KERNEL (1u << 1)	  /* interrupted in kernel mode */
-#define PMUPROF_MISC_IDLE (1u << 2)	  /* interrupted the idle task */
-#define PMUPROF_MISC_EXACT_IP (1u << 3)	  /* IP from PEBS / an NMI boundary */
+#define PMUPROF_MISC_USER     (1u << 0) /* interrupted in user mode */
+#define PMUPROF_MISC_KERNEL   (1u << 1) /* interrupted in kernel mode */
+#define PMUPROF_MISC_IDLE     (1u << 2) /* interrupted the idle task */
+#define PMUPROF_MISC_EXACT_IP (1u << 3) /* IP from PEBS / an NMI boundary */
 
 /* pmuprof_sample.sample_flags: which optional parts follow, in this order. */
-#define PMUPROF_SF_ADDR (1u << 0) /* struct pmuprof_sample_addr */
-#define PMUPROF_SF_KSTACK_TRUNC (1u << 8) /* kernel stack hit depth limit */
-#define PMUPROF_SF_USTACK_TRUNC (1u << 9) /* user stack hit depth limit */
+#define PMUPROF_SF_ADDR		(1u << 0)  /* struct pmuprof_sample_addr */
+#define PMUPROF_SF_KSTACK_TRUNC (1u << 8)  /* kernel stack hit depth limit */
+#define PMUPROF_SF_USTACK_TRUNC (1u << 9)  /* user stack hit depth limit */
 #define PMUPROF_SF_USTACK_FAULT (1u << 10) /* user stack walk stopped on a fault */
 
 struct pmuprof_sample {
 	struct pmuprof_record_header hdr;
-	__u64 time_ns;	 /* session clock (ktime_get_mono_fast_ns on Linux) */
-	__u64 ip;	 /* 0 if hidden (kernel IP for unprivileged opener) */
-	__u64 period;	 /* events (PMU) or ns (cpu-clock) this sample stands for */
-	__u32 pid;	 /* tgid */
+	__u64 time_ns; /* session clock (ktime_get_mono_fast_ns on Linux) */
+	__u64 ip;      /* 0 if hidden (kernel IP for unprivileged opener) */
+	__u64 period;  /* events (PMU) or ns (cpu-clock) this sample stands for */
+	__u32 pid;     /* tgid */
 	__u32 tid;
 	__u32 cpu;
-	__u16 event;	 /* index into pmuprof_config.events */
-	__u8 source;	 /* enum pmuprof_source */
+	__u16 event; /* index into pmuprof_config.events */
+	__u8 source; /* enum pmuprof_source */
 	__u8 __pad0;
 	__u32 sample_flags; /* PMUPROF_SF_* */
-	__u16 nr_kstack; /* kernel frames following, innermost first */
-	__u16 nr_ustack; /* user frames following, innermost first */
+	__u16 nr_kstack;    /* kernel frames following, innermost first */
+	__u16 nr_ustack;    /* user frames following, innermost first */
 	char comm[16];
 	/* then: struct pmuprof_sample_addr  if sample_flags & PMUPROF_SF_ADDR
 	 *       __u64 kstack[nr_kstack]
@@ -350,9 +350,9 @@ enum pmuprof_addr_precision {
 enum pmuprof_addr_status {
 	PMUPROF_ADDR_OK = 0,
 	PMUPROF_ADDR_NO_MEM_OPERAND = 1, /* instruction does not access memory */
-	PMUPROF_ADDR_FETCH_FAULT = 2,	  /* could not read instruction bytes */
-	PMUPROF_ADDR_UNDECODABLE = 3,	  /* decoder gave up */
-	PMUPROF_ADDR_HIDDEN = 4,	  /* kernel address, unprivileged opener */
+	PMUPROF_ADDR_FETCH_FAULT = 2,	 /* could not read instruction bytes */
+	PMUPROF_ADDR_UNDECODABLE = 3,	 /* decoder gave up */
+	PMUPROF_ADDR_HIDDEN = 4,	 /* kernel address, unprivileged opener */
 };
 
 struct pmuprof_sample_addr {
@@ -388,8 +388,8 @@ struct pmuprof_throttle {
 };
 
 /* Largest record the kernel can produce; read() buffers must be at least this. */
-#define PMUPROF_MAX_RECORD                                                  \
-	(sizeof(struct pmuprof_sample) + sizeof(struct pmuprof_sample_addr) + \
+#define PMUPROF_MAX_RECORD                                                                         \
+	(sizeof(struct pmuprof_sample) + sizeof(struct pmuprof_sample_addr) +                      \
 	 2 * PMUPROF_MAX_DEPTH * sizeof(__u64))
 #define PMUPROF_READ_MIN PMUPROF_MAX_RECORD
 

@@ -320,10 +320,10 @@ START_TEST(test_crc32_vectors)
 		const char *in;
 		uint32_t crc;
 	} v[] = {
-		{ "123456789", 0xE3069283u },
-		{ "", 0 },
-		{ "a", 0xC1D04330u },
-		{ "The quick brown fox jumps over the lazy dog", 0x22620404u },
+		{"123456789", 0xE3069283u},
+		{"", 0},
+		{"a", 0xC1D04330u},
+		{"The quick brown fox jumps over the lazy dog", 0x22620404u},
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		ck_assert_uint_eq(pmufile__crc32(0, v[i].in, strlen(v[i].in)), v[i].crc);

@@ -53,18 +53,18 @@ struct pp_regs {
 
 /* --- CPU identification and MSRs ------------------------------------ */
 void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx);
-u64 plat_rdmsr(u32 msr);		    /* [NMI] */
-void plat_wrmsr(u32 msr, u64 val);	    /* [NMI] */
-int plat_rdmsr_safe(u32 msr, u64 *val);	    /* 0 or -EIO if the MSR faults */
-unsigned int plat_cpu(void);		    /* [NMI] current CPU number */
-u64 plat_now_ns(void);			    /* [NMI] monotonic, NMI-safe */
+u64 plat_rdmsr(u32 msr);		/* [NMI] */
+void plat_wrmsr(u32 msr, u64 val);	/* [NMI] */
+int plat_rdmsr_safe(u32 msr, u64 *val); /* 0 or -EIO if the MSR faults */
+unsigned int plat_cpu(void);		/* [NMI] current CPU number */
+u64 plat_now_ns(void);			/* [NMI] monotonic, NMI-safe */
 
 /* --- Local APIC performance-counter LVT ------------------------------- */
 u32 plat_lvtpc_read(void);
-void plat_lvtpc_write(u32 val);		    /* [NMI] */
+void plat_lvtpc_write(u32 val); /* [NMI] */
 /* Program LVTPC for NMI delivery, unmasked. The APIC sets the mask bit when
  * it delivers a PMI; the handler calls this last to re-open it. */
-void plat_lvtpc_set_nmi(void);		    /* [NMI] */
+void plat_lvtpc_set_nmi(void); /* [NMI] */
 
 /* --- Counter ownership (Linux: reserve_perfctr_nmi & co.) ------------- */
 /* Return true when the MSR was free and is now ours. */
@@ -75,36 +75,36 @@ void plat_release_evntsel(u32 msr);
 
 /* --- Memory access from NMI context ----------------------------------- */
 /* Copy from the current task's user memory; returns bytes NOT copied. */
-size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n);	/* [NMI] */
+size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n); /* [NMI] */
 /* Copy from kernel memory that may be unmapped; 0 or -EFAULT. */
-int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n);	/* [NMI] */
+int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n); /* [NMI] */
 
 /* --- Current task ------------------------------------------------------ */
 struct pp_task {
-	u32 pid;  /* tgid */
+	u32 pid; /* tgid */
 	u32 tid;
 	bool idle; /* the idle task */
 	bool kthread;
 	char comm[16];
 };
-void plat_current_task(struct pp_task *t);			/* [NMI] */
+void plat_current_task(struct pp_task *t); /* [NMI] */
 /* Registers of the current task at its last entry from user mode (for a
  * user stack when the NMI hit kernel code). false for kernel threads. */
-bool plat_user_regs(struct pp_regs *out);			/* [NMI] */
+bool plat_user_regs(struct pp_regs *out); /* [NMI] */
 
 /* --- Kernel call stack ------------------------------------------------- */
 /* Walk the kernel stack from the interrupted regs (which are kernel-mode),
  * storing return addresses after out[0] = regs->ip. Returns frames stored;
  * sets *truncated when more frames existed than max. Linux: ORC. */
-unsigned int plat_kernel_stack(const struct pp_regs *regs, u64 *out,
-			       unsigned int max, bool *truncated);	/* [NMI] */
+unsigned int plat_kernel_stack(const struct pp_regs *regs, u64 *out, unsigned int max,
+			       bool *truncated); /* [NMI] */
 
 /* --- Page tables (for page size and physical address) ------------------ */
 /* Physical address of the top-level table translating `vaddr` in the
  * current context (user: current mm; kernel: kernel page tables), or 0. */
-u64 plat_pgtable_root(u64 vaddr);				/* [NMI] */
+u64 plat_pgtable_root(u64 vaddr); /* [NMI] */
 /* Read entry `index` of the table at physical address `table`; 0 or -EFAULT. */
-int plat_read_pte(u64 table, unsigned int index, u64 *entry);	/* [NMI] */
-unsigned int plat_paging_levels(void);				/* 4 or 5 */
+int plat_read_pte(u64 table, unsigned int index, u64 *entry); /* [NMI] */
+unsigned int plat_paging_levels(void);			      /* 4 or 5 */
 
 #endif /* PMUPROF_PLATFORM_H */

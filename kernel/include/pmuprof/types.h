@@ -27,11 +27,11 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 #ifndef likely
-#define likely(x) __builtin_expect(!!(x), 1)
+#define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 #ifndef READ_ONCE
-#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define READ_ONCE(x)	 (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 #endif
 #endif
