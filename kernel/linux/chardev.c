@@ -23,6 +23,8 @@
 #include <linux/pid.h>
 #include <linux/cred.h>
 #include <linux/slab.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/task.h>
 
 #include "pp_linux.h"
 
@@ -77,6 +79,7 @@ static int pp_check_pid(const struct pmuprof_config *cfg, s32 *global_tgid, cons
 {
 	struct task_struct *t;
 	const struct cred *me = current_cred(), *tc;
+	struct mm_struct *mm;
 	bool ok;
 
 	if (cfg->target != PMUPROF_TARGET_PID)
@@ -88,15 +91,31 @@ static int pp_check_pid(const struct pmuprof_config *cfg, s32 *global_tgid, cons
 		*why = "target pid does not exist";
 		return -ESRCH;
 	}
-	/* ptrace_may_access() is not exported: approximate PTRACE_MODE_READ
-	 * with CAP_SYS_PTRACE or matching uids. */
+	/* ptrace_may_access() is not exported; this is __ptrace_may_access()
+	 * for PTRACE_MODE_READ_REALCREDS minus the LSM hook: our own thread
+	 * group; else the caller's real uid and gid equal all of the target's
+	 * uids and gids, or CAP_SYS_PTRACE in the target's user namespace;
+	 * and a non-dumpable target (PR_SET_DUMPABLE 0 as ssh-agent does, a
+	 * setuid program) needs CAP_SYS_PTRACE in its mm's namespace even
+	 * with equal ids. */
 	tc = __task_cred(t);
-	ok = capable(CAP_SYS_PTRACE) ||
-	     (uid_eq(me->uid, tc->euid) && uid_eq(me->uid, tc->suid) && uid_eq(me->uid, tc->uid));
+	ok = same_thread_group(t, current) ||
+	     (uid_eq(me->uid, tc->euid) && uid_eq(me->uid, tc->suid) && uid_eq(me->uid, tc->uid) &&
+	      gid_eq(me->gid, tc->egid) && gid_eq(me->gid, tc->sgid) && gid_eq(me->gid, tc->gid)) ||
+	     ns_capable(tc->user_ns, CAP_SYS_PTRACE);
+	if (ok && !same_thread_group(t, current)) {
+		task_lock(t);
+		mm = t->mm;
+		if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
+		    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
+			ok = false;
+		task_unlock(t);
+	}
 	*global_tgid = task_tgid_nr(t); /* samples carry initial-namespace pids */
 	rcu_read_unlock();
 	if (!ok) {
-		*why = "no permission to profile that pid (needs CAP_SYS_PTRACE or same uid)";
+		*why = "no permission to profile that pid (it must be one you may ptrace: same uid "
+		       "and gid and dumpable, or CAP_SYS_PTRACE)";
 		return -EPERM;
 	}
 	return 0;
@@ -111,8 +130,8 @@ static long pp_ioc_configure(struct pp_session *s, void __user *uarg)
 	const char *why = NULL;
 	int err;
 
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
-	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
+	cfg = pp_kzalloc(sizeof(*cfg));
+	plan = pp_kzalloc(sizeof(*plan));
 	if (!cfg || !plan) {
 		err = -ENOMEM;
 		goto out;
@@ -146,8 +165,8 @@ static long pp_ioc_configure(struct pp_session *s, void __user *uarg)
 out:
 	if (err && why)
 		pr_info_ratelimited(PP_NAME ": CONFIGURE: %s (%d)\n", why, err);
-	kfree(plan);
-	kfree(cfg);
+	pp_kfree(plan);
+	pp_kfree(cfg);
 	return err;
 }
 
@@ -190,7 +209,7 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 	u32 usize, n, csize, cpu;
 	int err;
 
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	st = pp_kzalloc(sizeof(*st));
 	if (!st)
 		return -ENOMEM;
 	err = pp_copy_in(st, sizeof(*st), PMUPROF_STATS_SIZE_VER0, uarg);
@@ -267,7 +286,7 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 	if (copy_to_user(uarg, st, min_t(size_t, usize, sizeof(*st))))
 		err = -EFAULT;
 out:
-	kfree(st);
+	pp_kfree(st);
 	return err;
 }
 
@@ -466,6 +485,7 @@ int pp_chardev_init(void)
 	pp_sess.plan.clock_event = -1;
 	if (!zalloc_cpumask_var(&pp_sess.targets, GFP_KERNEL))
 		return -ENOMEM;
+	atomic_long_inc(&pp_allocs_module);
 	return misc_register(&pp_misc);
 }
 
@@ -474,4 +494,5 @@ void pp_chardev_exit(void)
 	misc_deregister(&pp_misc);
 	/* No file can be open (it would hold the module), so no session runs. */
 	free_cpumask_var(pp_sess.targets);
+	atomic_long_dec(&pp_allocs_module);
 }

@@ -5,10 +5,47 @@
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
 
 #include "pp_linux.h"
 
 struct pmu_caps pp_caps;
+
+atomic_long_t pp_allocs_session = ATOMIC_LONG_INIT(0);
+atomic_long_t pp_allocs_module = ATOMIC_LONG_INIT(0);
+static struct dentry *pp_debugfs_dir;
+
+/* /sys/kernel/debug/pmuprof/allocations: "session=N module=M" (live counts) */
+static int pp_allocations_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "session=%ld module=%ld\n", atomic_long_read(&pp_allocs_session),
+		   atomic_long_read(&pp_allocs_module));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pp_allocations);
+
+void pp_debugfs_init(void)
+{
+	/* debugfs errors are not fatal (and debugfs may be absent) */
+	pp_debugfs_dir = debugfs_create_dir(PP_NAME, NULL);
+	debugfs_create_file("allocations", 0400, pp_debugfs_dir, NULL, &pp_allocations_fops);
+}
+
+void pp_debugfs_exit(void)
+{
+	debugfs_remove_recursive(pp_debugfs_dir);
+	pp_debugfs_dir = NULL;
+}
+
+/* At unload everything is freed: a non-zero count is a leak. */
+static void pp_alloc_check(void)
+{
+	long s = atomic_long_read(&pp_allocs_session), m = atomic_long_read(&pp_allocs_module);
+
+	WARN(s || m, PP_NAME ": leak at unload: %ld session and %ld module allocations not freed\n",
+	     s, m);
+}
 
 static int __init pp_init(void)
 {
@@ -30,13 +67,16 @@ static int __init pp_init(void)
 		pp_sampler_exit();
 		return err;
 	}
+	pp_debugfs_init();
 	return 0;
 }
 
 static void __exit pp_exit(void)
 {
+	pp_debugfs_exit();
 	pp_chardev_exit();
 	pp_sampler_exit();
+	pp_alloc_check();
 }
 
 module_init(pp_init);

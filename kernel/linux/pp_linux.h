@@ -22,6 +22,8 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "pmuprof/platform.h"
 #include "../nmi/ring.h"
@@ -32,6 +34,53 @@
 #define PP_NAME "pmuprof"
 
 /*
+ * Allocation accounting (issue 8). kmemleak is not in Debian's kernel, so
+ * every allocation of the module goes through these wrappers and is counted:
+ * "session" allocations (rings, ioctl scratch) must be back to 0 whenever no
+ * file is open, "module" ones (per-CPU state, cpumask) at unload. Both are
+ * readable in /sys/kernel/debug/pmuprof/allocations; pp_alloc_check() at
+ * unload WARNs on a leak (the VM harness fails on that WARNING).
+ */
+extern atomic_long_t pp_allocs_session, pp_allocs_module;
+
+static inline void *pp_kzalloc(size_t size)
+{
+	void *p = kzalloc(size, GFP_KERNEL);
+
+	if (p)
+		atomic_long_inc(&pp_allocs_session);
+	return p;
+}
+
+static inline void pp_kfree(const void *p)
+{
+	if (p) {
+		atomic_long_dec(&pp_allocs_session);
+		kfree(p);
+	}
+}
+
+static inline void *pp_vzalloc_node(unsigned long size, int node)
+{
+	void *p = vzalloc_node(size, node);
+
+	if (p)
+		atomic_long_inc(&pp_allocs_session);
+	return p;
+}
+
+static inline void pp_vfree(const void *p)
+{
+	if (p) {
+		atomic_long_dec(&pp_allocs_session);
+		vfree(p);
+	}
+}
+
+void pp_debugfs_init(void);
+void pp_debugfs_exit(void);
+
+/*
  * Everything the NMI handler touches on one CPU, fetched once with
  * this_cpu_ptr() at its top.
  */
@@ -40,6 +89,7 @@ struct pp_cpu {
 	void *ring_mem;				 /* vmalloc'ed, session lifetime */
 	struct capture_cpu cap;			 /* stats, scratch stacks, throttle window */
 	struct pmu_cpu pmu;			 /* this CPU's counters (PMU source) */
+	struct pmu_pebs_mem pebs_mem;		 /* DS area + PEBS buffer (pebs_linux.c) */
 	u64 pmu_period_seen[PMUPROF_MAX_EVENTS]; /* per assignment: last reported period */
 	atomic_t nmi_pending;			 /* NMI IPIs sent to this CPU, not yet consumed */
 	bool sampling;		   /* this CPU captures (target set, online, running) */
@@ -89,6 +139,11 @@ void pp_session_free_rings(struct pp_session *s);
 int pp_session_start(struct pp_session *s);
 void pp_session_stop(struct pp_session *s);
 bool pp_session_has_data(struct pp_session *s, u64 min_bytes);
+
+/* pebs_linux.c: KPTI policy at load, per-CPU PEBS memory START..STOP */
+void pp_pebs_init(struct pmu_caps *caps);
+int pp_pebs_alloc(struct pp_session *s);
+void pp_pebs_free(struct pp_session *s);
 
 /* chardev.c */
 int pp_chardev_init(void);

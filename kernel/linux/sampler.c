@@ -63,8 +63,13 @@ NOKPROBE_SYMBOL(ring__reserve_sample);
 NOKPROBE_SYMBOL(ring__reserve);
 NOKPROBE_SYMBOL(ring__commit);
 NOKPROBE_SYMBOL(pmu__handle_nmi);
+NOKPROBE_SYMBOL(pmu__handle_nmi_ex);
 NOKPROBE_SYMBOL(pmu__scale_period);
 NOKPROBE_SYMBOL(dataaddr__fill);
+NOKPROBE_SYMBOL(dataaddr__fill_known);
+NOKPROBE_SYMBOL(capture__sample_precise);
+NOKPROBE_SYMBOL(pebs__parse);
+NOKPROBE_SYMBOL(pebs__ds_take);
 
 struct pp_cpu __percpu *pp_cpus;
 static int pp_cpuhp_state = -1;
@@ -134,6 +139,29 @@ static void pp_pmu_emit(void *arg, u32 event, u64 period)
 }
 NOKPROBE_SYMBOL(pp_pmu_emit);
 
+/* A PEBS record of ours: the sample's IP and data address are the
+ * record's (capture__sample_precise), the stacks from the PMI's regs. */
+static void pp_pmu_emit_pebs(void *arg, u32 event, u64 period, const struct pebs_sample *rec)
+{
+	struct pp_emit_ctx *ec = arg;
+	struct pp_session *s = ec->s;
+	struct capture_precise pr;
+
+	if (!READ_ONCE(ec->pc->sampling) || event >= s->plan.cap.nr_events)
+		return;
+	if (!ec->converted) {
+		pp_regs_from_pt(&ec->lr, ec->regs, want_segs(s));
+		ec->converted = true;
+	}
+	capture__precise_from_pebs(&pr, rec);
+	capture__sample_precise(&ec->pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &ec->pc->ring,
+				&ec->lr.pp, PMUPROF_SOURCE_PEBS, event, period, ec->now, &pr,
+				&ec->wake);
+}
+NOKPROBE_SYMBOL(pp_pmu_emit_pebs);
+
+static const struct pmu_emit_ops pp_pmu_ops = {pp_pmu_emit, pp_pmu_emit_pebs};
+
 static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct pp_cpu *pc = this_cpu_ptr(pp_cpus);
@@ -162,7 +190,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 					READ_ONCE(pc->clock_period_ns), ec.now, &ec.wake);
 		}
 	}
-	if (READ_ONCE(pc->pmu_running) && pmu__handle_nmi(&pc->pmu, pp_pmu_emit, &ec) > 0) {
+	if (READ_ONCE(pc->pmu_running) && pmu__handle_nmi_ex(&pc->pmu, &pp_pmu_ops, &ec) > 0) {
 		u32 i;
 
 		mine = true;
@@ -283,7 +311,14 @@ static void pp_cpu_begin(void *arg)
 			u32 i;
 
 			WRITE_ONCE(pc->pmu_running, true);
-			pmu__cpu_start(&pc->pmu, &s->plan.pmu);
+			if (pmu__cpu_start_mem(&pc->pmu, &s->plan.pmu,
+					       s->plan.pmu.pebs_enable ? &pc->pebs_mem : NULL)) {
+				/* no PEBS memory for this CPU: it cannot sample */
+				WRITE_ONCE(pc->pmu_running, false);
+				pr_warn_once(PP_NAME ": cpu=%u: no PEBS buffers, its counters "
+						     "stay off\n",
+					     cpu);
+			}
 			for (i = 0; i < s->plan.pmu.nr; i++)
 				pc->pmu_period_seen[i] = pc->pmu.period[i];
 		}
@@ -352,7 +387,7 @@ int pp_session_alloc_rings(struct pp_session *s)
 	for_each_cpu (cpu, s->targets) {
 		struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
 
-		pc->ring_mem = vzalloc_node(cfg->ring_size, cpu_to_node(cpu));
+		pc->ring_mem = pp_vzalloc_node(cfg->ring_size, cpu_to_node(cpu));
 		if (!pc->ring_mem) {
 			err = -ENOMEM;
 			goto fail;
@@ -374,7 +409,7 @@ void pp_session_free_rings(struct pp_session *s)
 	for_each_possible_cpu (cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
 
-		vfree(pc->ring_mem);
+		pp_vfree(pc->ring_mem);
 		pc->ring_mem = NULL;
 	}
 }
@@ -397,10 +432,14 @@ int pp_session_start(struct pp_session *s)
 		pc->clock_period_ns = s->plan.clock_period_ns;
 	}
 	if (s->plan.nr_pmu_events) {
+		err = pp_pebs_alloc(s); /* nothing without precise events */
+		if (err)
+			return err;
 		err = pmu__reserve(&s->plan.pmu, &why);
 		if (err) {
 			pr_info_ratelimited(PP_NAME ": START: %s\n",
 					    why ? why : "PMU counters are busy");
+			pp_pebs_free(s);
 			return err;
 		}
 	}
@@ -429,6 +468,9 @@ void pp_session_stop(struct pp_session *s)
 	synchronize_rcu();
 	for_each_possible_cpu (cpu)
 		irq_work_sync(&per_cpu_ptr(pp_cpus, cpu)->wake_work);
+	/* every CPU cleared PEBS_ENABLE and restored DS_AREA in pp_cpu_end,
+	 * and no handler reads the buffers any more */
+	pp_pebs_free(s);
 	s->stop_ns = plat_now_ns();
 }
 
@@ -450,9 +492,11 @@ int pp_sampler_init(void)
 	unsigned int cpu;
 	int err;
 
+	pp_pebs_init(&pp_caps); /* before any GET_INFO: may refuse PEBS (KPTI) */
 	pp_cpus = alloc_percpu(struct pp_cpu);
 	if (!pp_cpus)
 		return -ENOMEM;
+	atomic_long_inc(&pp_allocs_module);
 	for_each_possible_cpu (cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
 
@@ -479,6 +523,7 @@ fail_nmi:
 	unregister_nmi_handler(NMI_LOCAL, PP_NAME);
 fail_free:
 	free_percpu(pp_cpus);
+	atomic_long_dec(&pp_allocs_module);
 	pp_cpus = NULL;
 	return err;
 }
@@ -495,9 +540,10 @@ void pp_sampler_exit(void)
 
 		hrtimer_cancel(&pc->timer);
 		irq_work_sync(&pc->wake_work);
-		vfree(pc->ring_mem);
+		pp_vfree(pc->ring_mem);
 		pc->ring_mem = NULL;
 	}
 	free_percpu(pp_cpus);
+	atomic_long_dec(&pp_allocs_module);
 	pp_cpus = NULL;
 }

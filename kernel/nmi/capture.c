@@ -97,16 +97,42 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 		    struct ring *r, const struct pp_regs *regs, u32 source, u32 event, u64 period,
 		    u64 now_ns, bool *wake)
 {
+	return capture__sample_precise(cc, ctx, p, r, regs, source, event, period, now_ns, NULL,
+				       wake);
+}
+
+/* Kernel IPs live in the upper half of the address space (x86-64). */
+static bool kernel_ip(u64 ip)
+{
+	return (s64)ip < 0;
+}
+
+int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
+			    const struct capture_params *p, struct ring *r,
+			    const struct pp_regs *iregs, u32 source, u32 event, u64 period,
+			    u64 now_ns, const struct capture_precise *pr, bool *wake)
+{
 	struct capture_ctx *c = &cc->ctx[ctx];
 	struct pmuprof_sample *s;
 	struct pp_task task;
-	struct pp_regs uregs;
+	struct pp_regs uregs, pregs;
 	struct pmuprof_sample_addr addr;
 	const struct pp_regs *ur = NULL;
+	const struct pp_regs *regs = iregs; /* the sample's IP and mode */
 	unsigned int nk = 0, nu = 0;
 	u32 sflags = 0, size;
 	bool trunc = false, want_addr;
 	u64 *stacks;
+
+	if (pr) {
+		/* PEBS: the record's IP; registers otherwise as interrupted */
+		pregs = *iregs;
+		pregs.ip = pr->ip;
+		pregs.user = !kernel_ip(pr->ip);
+		if (pregs.user != iregs->user)
+			pregs.compat = false; /* only the IP is used in that case */
+		regs = &pregs;
+	}
 
 	/* Filters first: they are the cheap way out. */
 	if (p->target == PMUPROF_TARGET_CPUS && !cpu_in_mask(p->cpu_mask, r->cpu))
@@ -119,25 +145,42 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 		goto filtered;
 
 	if (!regs->user && (p->flags & PMUPROF_CF_KSTACK) && p->privileged) {
-		nk = plat_kernel_stack(regs, c->kstack, p->depth, &trunc);
-		if (nk > p->depth)
-			nk = p->depth; /* never trust a count from outside */
-		if (trunc)
-			sflags |= PMUPROF_SF_KSTACK_TRUNC;
+		if (!iregs->user) {
+			/* the unwinder needs the interrupted regs themselves
+			 * (the platform finds its own frame from them) */
+			nk = plat_kernel_stack(iregs, c->kstack, p->depth, &trunc);
+			if (nk > p->depth)
+				nk = p->depth; /* never trust a count from outside */
+			if (trunc)
+				sflags |= PMUPROF_SF_KSTACK_TRUNC;
+			if (nk)
+				c->kstack[0] = regs->ip;
+		} else if (p->depth) {
+			c->kstack[0] = regs->ip; /* PEBS kernel IP, PMI in user mode */
+			nk = 1;
+		}
 	}
 	if (p->flags & PMUPROF_CF_USTACK) {
-		if (regs->user)
+		if (regs->user && iregs->user) {
 			ur = regs;
-		else if (!task.kthread && !task.idle && plat_user_regs(&uregs))
+		} else if (!task.kthread && !task.idle && plat_user_regs(&uregs)) {
+			if (regs->user)
+				uregs.ip = regs->ip; /* PEBS user IP, PMI in the kernel */
 			ur = &uregs;
+		}
 		if (ur)
 			nu = capture__user_stack(ur, c->ustack, p->depth, &sflags);
 	}
 
 	want_addr = p->flags & (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE);
 	if (want_addr) {
-		/* PMU overflow without PEBS: the IP has skidded past the event */
-		dataaddr__fill(&addr, regs, p->flags, p->privileged, source == PMUPROF_SOURCE_PMU);
+		if (pr)
+			dataaddr__fill_known(&addr, regs, p->flags, p->privileged, pr->has_addr,
+					     pr->data_addr, PMUPROF_ADDR_SRC_PEBS,
+					     PMUPROF_ADDR_PREC_EXACT);
+		else /* PMU overflow without PEBS: the IP has skidded past the event */
+			dataaddr__fill(&addr, regs, p->flags, p->privileged,
+				       source == PMUPROF_SOURCE_PMU);
 		if (!regs->user && !p->privileged) {
 			addr.code_page = PMUPROF_PAGE_UNKNOWN; /* nothing about kernel text */
 			addr.code_phys = 0;
@@ -155,8 +198,9 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 	s->hdr.misc = regs->user ? PMUPROF_MISC_USER : PMUPROF_MISC_KERNEL;
 	if (task.idle)
 		s->hdr.misc |= PMUPROF_MISC_IDLE;
-	if (source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER)
-		s->hdr.misc |= PMUPROF_MISC_EXACT_IP; /* interrupted at a boundary */
+	if (pr ? pr->ip_exact
+	       : (source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER))
+		s->hdr.misc |= PMUPROF_MISC_EXACT_IP; /* PEBS eventing IP / a boundary */
 	s->hdr.size = size;
 	s->time_ns = now_ns;
 	s->ip = (regs->user || p->privileged) ? regs->ip : 0;

@@ -34,6 +34,7 @@
 #include "pmuprof/platform.h"
 #include "../../include/uapi/pmuprof.h"
 #include "ring.h"
+#include "../pmu/pebs.h"
 
 enum capture_context {
 	CAPTURE_CTX_NMI = 0,
@@ -98,6 +99,45 @@ void capture__reset(struct capture_cpu *cc);
 int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct capture_params *p,
 		    struct ring *r, const struct pp_regs *regs, u32 source, u32 event, u64 period,
 		    u64 now_ns, bool *wake);
+
+/*
+ * What a PEBS record says about the sampled instruction, for
+ * capture__sample_precise().
+ */
+struct capture_precise {
+	u64 ip;	       /* IP from the record */
+	u64 data_addr; /* data linear address, if has_addr */
+	bool ip_exact; /* the eventing IP (formats 2+), not the next instruction */
+	bool has_addr; /* the record carries a data address for this event */
+};
+
+/* A parsed PEBS record as capture input: the address counts only when the
+ * record has the field and it is non-zero (events that are not memory
+ * accesses leave it 0). */
+static inline void capture__precise_from_pebs(struct capture_precise *pr,
+					      const struct pebs_sample *rec)
+{
+	pr->ip = rec->ip;
+	pr->ip_exact = rec->ip_exact;
+	pr->has_addr = rec->has_addr && rec->data_addr;
+	pr->data_addr = pr->has_addr ? rec->data_addr : 0;
+}
+
+/*
+ * capture__sample() for a sample built from a PEBS record (pr != NULL;
+ * NULL behaves exactly like capture__sample()). The sample's IP and mode
+ * are the record's (user iff ip is in the lower half, as perf decides);
+ * the interrupted `regs` still give the stacks, whose first entry becomes
+ * the record's IP: kernel stack only when the interrupt hit kernel mode
+ * too (else just the IP), user stack from regs or the task's saved user
+ * registers. Data address: from the record (addr_source PEBS, precision
+ * EXACT, page walk; dataaddr__fill_known), never decoded. EXACT_IP in misc
+ * when pr->ip_exact. [NMI]
+ */
+int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
+			    const struct capture_params *p, struct ring *r,
+			    const struct pp_regs *regs, u32 source, u32 event, u64 period,
+			    u64 now_ns, const struct capture_precise *pr, bool *wake);
 
 /*
  * Account one handler run that took t_end - t_start ns (NMI claimed).

@@ -74,6 +74,21 @@ static u8 dataaddr_decode(struct pmuprof_sample_addr *out, const struct pp_regs 
 	return PMUPROF_ADDR_OK;
 }
 
+/* Code page (and physical address) of regs->ip, when asked for. */
+static void fill_code(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
+		      bool want_phys)
+{
+	struct pagewalk_result pw;
+
+	if ((cf_flags & PMUPROF_CF_CODE_PAGE) || want_phys) {
+		if (!pagewalk__translate(regs->ip, &pw)) {
+			out->code_page = pw.page_size;
+			if (want_phys)
+				out->code_phys = pw.phys;
+		}
+	}
+}
+
 void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
 		    bool privileged, bool skid)
 {
@@ -99,11 +114,34 @@ void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
 			}
 		}
 	}
-	if ((cf_flags & PMUPROF_CF_CODE_PAGE) || want_phys) {
-		if (!pagewalk__translate(regs->ip, &pw)) {
-			out->code_page = pw.page_size;
-			if (want_phys)
-				out->code_phys = pw.phys;
+	fill_code(out, regs, cf_flags, want_phys);
+}
+
+void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
+			  u32 cf_flags, bool privileged, bool have_addr, u64 addr, u8 addr_source,
+			  u8 precision)
+{
+	bool want_phys = privileged && (cf_flags & PMUPROF_CF_PHYS_ADDR);
+	struct pagewalk_result pw;
+
+	memset(out, 0, sizeof(*out));
+	if (cf_flags & PMUPROF_CF_DATA_ADDR) {
+		if (!have_addr)
+			out->addr_status = PMUPROF_ADDR_NO_MEM_OPERAND;
+		else if (!privileged && is_kernel_addr(regs, addr))
+			out->addr_status = PMUPROF_ADDR_HIDDEN;
+		else
+			out->addr_status = PMUPROF_ADDR_OK;
+		if (out->addr_status == PMUPROF_ADDR_OK) {
+			out->data_addr = addr;
+			out->addr_source = addr_source;
+			out->precision = precision;
+			if (!pagewalk__translate(addr, &pw)) {
+				out->data_page = pw.page_size;
+				if (want_phys)
+					out->data_phys = pw.phys;
+			}
 		}
 	}
+	fill_code(out, regs, cf_flags, want_phys);
 }

@@ -49,6 +49,20 @@
 void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
 		    bool privileged, bool skid);
 
+/*
+ * [NMI] Same result for a sample whose data address is already known
+ * (PEBS, "data address source 1"): no fetch, no decode. `regs->ip` is the
+ * sample's IP (the record's), `regs->user` its mode. With `have_addr`,
+ * data_addr = addr (HIDDEN for a kernel address and an unprivileged
+ * session), addr_source/precision as given, page walk for it; without,
+ * addr_status NO_MEM_OPERAND and source/precision NONE (the record carries
+ * no address for this event). access/access_size stay 0 (unknown). Code
+ * page and physical addresses as dataaddr__fill().
+ */
+void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
+			  u32 cf_flags, bool privileged, bool have_addr, u64 addr, u8 addr_source,
+			  u8 precision);
+
 /* [NMI] Step 1 alone: copy up to 15 instruction bytes at regs->ip into buf
  * (X86_MAX_INSN_LEN bytes) and return how many are valid (0 = none). */
 unsigned int dataaddr__fetch(const struct pp_regs *regs, u8 *buf);

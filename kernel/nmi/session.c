@@ -21,13 +21,15 @@ void session__fill_info(struct pmuprof_info *info, const struct pmu_caps *caps, 
 		info->flags |= PMUPROF_INFO_PRIVILEGED;
 
 	/* The one-CPU TIMER fallback always works; NMI_IPI needs another CPU
-	 * to send the NMI from; the PMU source needs a usable PMU. PEBS is
-	 * not advertised: capture does not parse PEBS records yet. */
+	 * to send the NMI from; the PMU source needs a usable PMU; PEBS a
+	 * usable PEBS (caps->pebs: probed, and not refused by the glue). */
 	info->sources = 1u << PMUPROF_SOURCE_TIMER;
 	if (nr_online >= 2)
 		info->sources |= 1u << PMUPROF_SOURCE_NMI_IPI;
 	if (caps->status == PMUPROF_PMU_OK)
 		info->sources |= 1u << PMUPROF_SOURCE_PMU;
+	if (caps->status == PMUPROF_PMU_OK && caps->pebs)
+		info->sources |= 1u << PMUPROF_SOURCE_PEBS;
 
 	info->pmu_status = caps->status;
 	info->pmu_version = caps->version;

@@ -170,3 +170,158 @@ int pebs__ds_pending(const u8 *ds, size_t ds_len, u32 record_size)
 		return -EINVAL;
 	return (int)((index - base) / record_size);
 }
+
+int pebs__ds_take(u8 *ds, size_t ds_len, u64 base, u32 record_size, u32 nrec, u32 *n)
+{
+	u64 index, end, off;
+	int rc = 0;
+
+	*n = 0;
+	if (!ds || ds_len < X86_DS_PEBS_COUNTER_RESET || !record_size)
+		return -EINVAL;
+	end = base + (u64)nrec * record_size;
+	index = rd64(ds, X86_DS_PEBS_INDEX);
+	if (index < base || index > end || end < base) {
+		rc = -ERANGE;
+	} else {
+		off = index - base;
+		if (off % record_size)
+			rc = -EINVAL;
+		*n = (u32)(off / record_size); /* <= nrec: index <= end */
+	}
+	wr64(ds, X86_DS_PEBS_INDEX, base);
+	return rc;
+}
+
+/* ===================================================================== */
+/* Model tables of PEBS counter constraints (family 06H)                  */
+/* ===================================================================== */
+
+/*
+ * Facts from the SDM (vol. 3B, PEBS sections per microarchitecture) and
+ * Intel's published event lists (the "Counter" and "PEBS" columns): the
+ * counters a precise event may use on top of the format rule. Lines that
+ * refuse an encoding name the extra facility pmuprof does not program.
+ */
+#define EV(e)	  X86_EVTSEL_ENCODE(e, 0), X86_EVTSEL_EVENT_MASK
+#define EVU(e, u) X86_EVTSEL_ENCODE(e, u), X86_EVTSEL_EVENT_UMASK
+#define PMC1_ONLY 0x2u
+#define PMC0_3	  0xfu
+
+static const char why_ldlat[] = "pmu: load-latency PEBS needs MSR_PEBS_LD_LAT_THRESHOLD, which "
+				"pmuprof does not program; use MEM_INST_RETIRED/MEM_LOAD_RETIRED "
+				"events for data addresses";
+static const char why_pst[] = "pmu: precise-store PEBS needs IA32_PEBS_ENABLE.PS_EN, which "
+			      "pmuprof does not program";
+
+static const u8 nhm_models[] = {0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f};
+static const struct pebs_constraint nhm_pebs[] = {
+	{EVU(0x0b, 0x10), 0, -1, why_ldlat, "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD"},
+};
+
+static const u8 snb_models[] = {0x2a, 0x2d, 0x3a, 0x3e};
+static const struct pebs_constraint snb_pebs[] = {
+	{EVU(0xc0, 0x01), PMC1_ONLY, -1, NULL, "INST_RETIRED.PREC_DIST (PDIR: PMC1 only)"},
+	{EVU(0xcd, 0x01), 0, -1, why_ldlat, "MEM_TRANS_RETIRED.LOAD_LATENCY"},
+	{EVU(0xcd, 0x02), 0, -1, why_pst, "MEM_TRANS_RETIRED.PRECISE_STORE"},
+};
+
+/* Haswell, Broadwell, Skylake, Kaby/Coffee/Comet Lake, Skylake-SP */
+static const u8 hsw_skl_models[] = {0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56,
+				    0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6};
+static const struct pebs_constraint hsw_skl_pebs[] = {
+	{EVU(0xc0, 0x01), PMC1_ONLY, -1, NULL, "INST_RETIRED.PREC_DIST (PDIR: PMC1 only)"},
+	{EVU(0xcd, 0x01), 0, -1, why_ldlat, "MEM_TRANS_RETIRED.LOAD_LATENCY"},
+};
+
+/* Ice Lake client/server, Tiger Lake, Rocket Lake (adaptive PEBS) */
+static const u8 icl_models[] = {0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7};
+static const struct pebs_constraint icl_pebs[] = {
+	{EVU(0xc0, 0x01), 0, X86_FIXED_CTR_INSTRUCTIONS, NULL,
+	 "INST_RETIRED.PREC_DIST (PDist: fixed counter 0 only)"},
+	{EVU(0xcd, 0x01), 0, -1, why_ldlat, "MEM_TRANS_RETIRED.LOAD_LATENCY"},
+	{EV(0xd0), PMC0_3, -1, NULL, "MEM_INST_RETIRED.*"},
+	{EV(0xd1), PMC0_3, -1, NULL, "MEM_LOAD_RETIRED.*"},
+	{EV(0xd2), PMC0_3, -1, NULL, "MEM_LOAD_L3_HIT_RETIRED.*"},
+	{EV(0xd3), PMC0_3, -1, NULL, "MEM_LOAD_L3_MISS_RETIRED.*"},
+};
+
+struct pebs_model_table {
+	const char *name;
+	const u8 *models;
+	u32 nr_models;
+	const struct pebs_constraint *c;
+	u32 nr;
+};
+
+#define TABLE(n, m, c)                                                                             \
+	{                                                                                          \
+		n, m, PP_ARRAY_SIZE(m), c, PP_ARRAY_SIZE(c)                                        \
+	}
+static const struct pebs_model_table pebs_tables[] = {
+	TABLE("nehalem", nhm_models, nhm_pebs),
+	TABLE("sandybridge", snb_models, snb_pebs),
+	TABLE("haswell-skylake", hsw_skl_models, hsw_skl_pebs),
+	TABLE("icelake", icl_models, icl_pebs),
+};
+
+static const struct pebs_model_table *model_table(u32 family, u32 model)
+{
+	if (family != X86_FAMILY_P6)
+		return NULL;
+	for (u32 t = 0; t < PP_ARRAY_SIZE(pebs_tables); t++)
+		for (u32 i = 0; i < pebs_tables[t].nr_models; i++)
+			if (pebs_tables[t].models[i] == model)
+				return &pebs_tables[t];
+	return NULL;
+}
+
+const char *pebs__model_table_name(u32 family, u32 model)
+{
+	const struct pebs_model_table *t = model_table(family, model);
+
+	return t ? t->name : NULL;
+}
+
+int pebs__allowed(u32 family, u32 model, u32 format, bool baseline, u32 nr_gp, u64 config,
+		  struct pebs_allowed *out, const char **why)
+{
+	const struct pebs_model_table *t;
+	u32 n;
+
+	out->gp = 0;
+	out->fixed = -1;
+	out->fixed_ok = false;
+	if (format > X86_PEBS_FORMAT_MAX || (format >= X86_PEBS_FORMAT_ADAPTIVE && !baseline)) {
+		*why = "pmu: PEBS record format unknown to pmuprof (or adaptive format without "
+		       "PERF_CAPABILITIES.PEBS_BASELINE)";
+		return -ENODEV;
+	}
+	if (format == 0)
+		n = X86_PEBS_FMT0_GP_COUNTERS;
+	else if (format < X86_PEBS_FORMAT_ADAPTIVE)
+		n = X86_PEBS_LEGACY_GP_COUNTERS;
+	else
+		n = nr_gp;
+	if (n > nr_gp)
+		n = nr_gp;
+	out->gp = n >= 32 ? ~0u : (1u << n) - 1;
+	out->fixed_ok = format >= X86_PEBS_FORMAT_ADAPTIVE;
+
+	t = model_table(family, model);
+	for (u32 i = 0; t && i < t->nr; i++) {
+		const struct pebs_constraint *c = &t->c[i];
+
+		if ((config & c->mask) != c->match)
+			continue;
+		if (!c->gp && c->fixed < 0) {
+			*why = c->why;
+			out->gp = 0;
+			return -ENODEV;
+		}
+		out->gp &= c->gp;
+		out->fixed = c->fixed;
+		break;
+	}
+	return 0;
+}

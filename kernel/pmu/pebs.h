@@ -5,8 +5,10 @@
  * no allocation, bounded; callable from NMI context.
  *
  * Layouts: pmuprof/x86_pmu_regs.h (X86_PEBS_*, X86_DS_*), from the SDM.
- * Status: unit-tested with byte-exact synthetic records only; UNVERIFIED ON
- * HARDWARE (see docs/PMU.md). The module does not program PEBS yet.
+ * Also: the model tables of PEBS counter constraints (pebs__allowed).
+ * Status: unit-tested with byte-exact synthetic records and the PMU model
+ * (tests/unit/pmu_model.c); UNVERIFIED ON HARDWARE (see docs/PMU.md).
+ * pmu.c programs PEBS with these helpers.
  */
 #ifndef PMUPROF_PEBS_H
 #define PMUPROF_PEBS_H
@@ -65,5 +67,55 @@ int pebs__ds_reset_offset(u32 format, bool fixed, u32 idx);
 /* Records between PEBS base and index, bounded by the absolute maximum;
  * -EINVAL if the index is out of range or not on a record boundary. */
 int pebs__ds_pending(const u8 *ds, size_t ds_len, u32 record_size);
+
+/*
+ * Take the records the CPU wrote. The PEBS index of the DS area at `ds`
+ * (ds_len bytes) is checked against the buffer the caller set up: `base`,
+ * `nrec` records of `record_size` bytes - the caller's own values, never
+ * the DS area's base/maximum, which memory corruption could have changed.
+ * Stores the number of whole records in *n (always <= nrec, so reading *n
+ * records from base stays inside the buffer) and resets the index to base.
+ * Returns 0, or:
+ *  -ERANGE  index below base or past the end: *n = 0, nothing trusted
+ *  -EINVAL  index inside the buffer but not on a record boundary (or bad
+ *           arguments): *n = the whole records below it
+ * Bounded: no loop. [NMI]
+ */
+int pebs__ds_take(u8 *ds, size_t ds_len, u64 base, u32 record_size, u32 nrec, u32 *n);
+
+/* --- Counter constraints -------------------------------------------------- */
+
+/* One line of a model table: what PEBS allows for an encoding. */
+struct pebs_constraint {
+	u64 match;	 /* event select, or event select | umask << 8 */
+	u64 mask;	 /* X86_EVTSEL_EVENT_MASK or X86_EVTSEL_EVENT_UMASK */
+	u32 gp;		 /* GP counters that may sample it (bit i = IA32_PMCi) */
+	s8 fixed;	 /* fixed counter that samples it precisely, -1 = none */
+	const char *why; /* gp == 0 && fixed < 0: why pmuprof refuses it */
+	const char *name;
+};
+
+/* Where a precise event may go. */
+struct pebs_allowed {
+	u32 gp;	       /* GP counters (bit i = IA32_PMCi) */
+	s8 fixed;      /* fixed counter named by the model table, -1 if none */
+	bool fixed_ok; /* fixed counters can take PEBS at all (adaptive PEBS) */
+};
+
+/*
+ * Counters on which the event `config` (IA32_PERFEVTSELx bits) may be
+ * PEBS-sampled on a CPU of display family/model with PEBS record `format`,
+ * PERF_CAPABILITIES.PEBS_BASELINE `baseline` and `nr_gp` GP counters:
+ * the format's rule (X86_PEBS_*_GP_COUNTERS, fixed counters only with
+ * adaptive PEBS), narrowed by the model's table when pmuprof has one
+ * (first matching line wins; models without a table get the format rule
+ * alone). Returns 0, or -ENODEV with *why (static) when the event cannot be
+ * precise here (format unknown, or refused by the table).
+ */
+int pebs__allowed(u32 family, u32 model, u32 format, bool baseline, u32 nr_gp, u64 config,
+		  struct pebs_allowed *out, const char **why);
+
+/* Name of the model table pebs__allowed() uses, or NULL (format rule only). */
+const char *pebs__model_table_name(u32 family, u32 model);
 
 #endif /* PMUPROF_PEBS_H */

@@ -121,23 +121,51 @@ static void probe_perfmon(struct pmu_caps *c)
 	c->status = PMUPROF_PMU_OK;
 }
 
+/*
+ * PEBS is usable when (SDM vol. 3B 18.6.3.x / 20.x "PEBS"): CPUID.1:EDX.DS
+ * (debug store), IA32_MISC_ENABLE[12] "PEBS unavailable" clear, a PMU with
+ * GLOBAL_STATUS (version 2+: the DS-buffer PMI is its bit 62), and a
+ * record format pmuprof parses (adaptive formats only with PEBS_BASELINE).
+ * The record format comes from IA32_PERF_CAPABILITIES[11:8], so no PDCM
+ * means no PEBS here (pre-PDCM parts are not supported).
+ */
+static void probe_pebs(struct pmu_caps *c, const union x86_perf_capabilities *pc)
+{
+	u64 misc;
+
+	c->pebs_why = "pmu: no usable PEBS on this CPU (no debug store, or IA32_MISC_ENABLE says "
+		      "PEBS unavailable); drop the precise modifier";
+	if (!c->ds || plat_rdmsr_safe(MSR_IA32_MISC_ENABLE, &misc) ||
+	    (misc & X86_MISC_ENABLE_PEBS_UNAVAIL))
+		return;
+	if (c->version < X86_PMU_V_FIXED) {
+		c->pebs_why = "pmu: PEBS needs architectural PMU version 2+ (GLOBAL_STATUS bit 62)";
+		return;
+	}
+	if (pc->split.pebs_format > X86_PEBS_FORMAT_MAX ||
+	    (pc->split.pebs_format >= X86_PEBS_FORMAT_ADAPTIVE && !pc->split.pebs_baseline)) {
+		c->pebs_why = "pmu: PEBS record format unknown to pmuprof; drop the precise modifier";
+		return;
+	}
+	c->pebs = true;
+	c->pebs_why = NULL;
+	c->pebs_format = pc->split.pebs_format;
+	c->pebs_baseline = pc->split.pebs_baseline;
+}
+
 static void probe_capabilities(struct pmu_caps *c, u32 ecx1)
 {
 	union x86_perf_capabilities pc;
-	u64 misc;
 
+	c->pebs_why = "pmu: no usable PEBS on this CPU (no IA32_PERF_CAPABILITIES to give the "
+		      "record format); drop the precise modifier";
 	if (!(ecx1 & X86_CPUID1_ECX_PDCM))
 		return;
 	if (plat_rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &pc.full))
 		return;
 	c->perf_capabilities = pc.full;
 	c->full_width = pc.split.full_width_write;
-	/* PEBS needs DS, and IA32_MISC_ENABLE must not say "unavailable". */
-	if (c->ds && !plat_rdmsr_safe(MSR_IA32_MISC_ENABLE, &misc) &&
-	    !(misc & X86_MISC_ENABLE_PEBS_UNAVAIL)) {
-		c->pebs = true;
-		c->pebs_format = pc.split.pebs_format;
-	}
+	probe_pebs(c, &pc);
 }
 
 void pmu__probe(struct pmu_caps *c)
@@ -161,6 +189,7 @@ void pmu__probe(struct pmu_caps *c)
 		c->ds = edx1 & X86_CPUID1_EDX_DS;
 	}
 
+	c->pebs_why = "pmu: no usable PMU, so no PEBS";
 	if (c->vendor != PMUPROF_VENDOR_INTEL) {
 		c->status = PMUPROF_PMU_NOT_INTEL;
 		return;
@@ -247,6 +276,8 @@ int pmu__describe(const struct pmu_caps *c, char *buf, size_t len)
 		if (c->pebs) {
 			sb_str(&sb, " pebs-format=");
 			sb_num(&sb, c->pebs_format, 10);
+			if (c->pebs_baseline)
+				sb_str(&sb, " pebs-adaptive");
 		}
 	} else {
 		sb_str(&sb, status_text(c->status));
@@ -388,6 +419,21 @@ static bool is_pmu_event(const struct pmuprof_event_config *ev)
 	return ev->source == PMUPROF_SOURCE_PMU || ev->source == PMUPROF_SOURCE_PEBS;
 }
 
+/* PEBS requested: the PEBS source, or a PMU event with the precise flag. */
+static bool is_precise(const struct pmuprof_event_config *ev)
+{
+	return ev->source == PMUPROF_SOURCE_PEBS || (ev->flags & PMUPROF_EVF_PRECISE);
+}
+
+static unsigned int popcount32(u32 v)
+{
+	unsigned int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 /* Fixed counter an encoding can use (-1: none). *only_fixed for pseudo-
  * encodings that no general-purpose counter understands. */
 static int fixed_candidate(u64 cfg, bool *only_fixed)
@@ -420,11 +466,9 @@ static int check_encoding(const struct pmu_caps *caps, const struct pmuprof_even
 		*why = "pmu: unknown event flag bits set";
 		return -EINVAL;
 	}
-	if (ev->source == PMUPROF_SOURCE_PEBS || (ev->flags & PMUPROF_EVF_PRECISE)) {
-		*why = caps->pebs ? "pmu: PEBS sampling is not wired into the module yet (records "
-				    "are parsed, the DS area is not programmed); drop the precise "
-				    "modifier"
-				  : "pmu: this CPU has no usable PEBS; drop the precise modifier";
+	if (is_precise(ev) && !caps->pebs) {
+		*why = caps->pebs_why ? caps->pebs_why
+				      : "pmu: this CPU has no usable PEBS; drop the precise modifier";
 		return -ENODEV;
 	}
 	if (cfg & X86_EVTSEL_RESERVED) {
@@ -498,11 +542,49 @@ static u64 mode_bits(u64 cfg, u32 cflags)
 	return m;
 }
 
+/*
+ * Where a precise event may go (pebs__allowed plus the fixed counter):
+ * *fixed = the fixed counter to use (-1: none possible), *gp = the GP
+ * counters allowed. 0 or -ENODEV with *why.
+ */
+static int precise_counters(const struct pmu_caps *caps, const struct pmuprof_event_config *ev,
+			    int *fixed, u32 *gp, bool *only_fixed, const char **why)
+{
+	struct pebs_allowed al;
+	int rc;
+
+	rc = pebs__allowed(caps->family, caps->model, caps->pebs_format, caps->pebs_baseline,
+			   caps->nr_gp, ev->config, &al, why);
+	if (rc)
+		return rc;
+	*gp = al.gp;
+	if (al.fixed >= 0) {
+		/* the model table names the fixed counter (e.g. PDist) */
+		*fixed = (ev->config & (X86_EVTSEL_EDGE | X86_EVTSEL_INV | X86_EVTSEL_CMASK_MASK))
+				 ? -1
+				 : al.fixed;
+		*only_fixed = !al.gp;
+	}
+	if (*fixed >= 0 && !al.fixed_ok)
+		*fixed = -1; /* formats 0..3: PEBS on GP counters only */
+	if (*fixed < 0 && (*only_fixed || !*gp)) {
+		*why = al.fixed_ok ? "pmu: this precise event needs a fixed counter this CPU does not "
+				     "have"
+				   : "pmu: this event is counted only by a fixed counter, and PEBS "
+				     "on fixed counters needs adaptive PEBS (PERF_CAPABILITIES."
+				     "PEBS_BASELINE, Ice Lake+); drop the precise modifier";
+		return -ENODEV;
+	}
+	return 0;
+}
+
 int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, struct pmu_plan *plan,
 	      const char **why)
 {
-	u32 gp_used = 0, fixed_used = 0, n_pmu = 0;
-	s8 fixed_of[PMUPROF_MAX_EVENTS];
+	u32 gp_used = 0, fixed_used = 0, n_pmu = 0, all_gp;
+	s8 fixed_of[PMUPROF_MAX_EVENTS], gp_of[PMUPROF_MAX_EVENTS];
+	u32 gp_allowed[PMUPROF_MAX_EVENTS];
+	bool adaptive_fmt;
 	const char *dummy;
 	int rc;
 
@@ -526,15 +608,20 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 		*why = "pmu: excluding both user and kernel mode leaves nothing to count";
 		return -EINVAL;
 	}
+	all_gp = caps->nr_gp >= 32 ? ~0u : (1u << caps->nr_gp) - 1;
+	adaptive_fmt = caps->pebs && caps->pebs_format >= X86_PEBS_FORMAT_ADAPTIVE;
 
 	/* Pass 1: validate; fixed-eligible events claim their fixed counter
-	 * in configuration order (a second "instructions" goes to a GP). */
+	 * in configuration order (a second "instructions" goes to a GP).
+	 * Precise events may only use the counters PEBS allows. */
 	for (u32 i = 0; i < cfg->nr_events; i++) {
 		const struct pmuprof_event_config *ev = &cfg->events[i];
 		bool only;
 		int f;
 
 		fixed_of[i] = -1;
+		gp_of[i] = -1;
+		gp_allowed[i] = all_gp;
 		if (!is_pmu_event(ev))
 			continue;
 		rc = check_encoding(caps, ev, why);
@@ -546,6 +633,11 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 			return -EINVAL;
 		}
 		f = fixed_candidate(ev->config, &only);
+		if (is_precise(ev)) {
+			rc = precise_counters(caps, ev, &f, &gp_allowed[i], &only, why);
+			if (rc)
+				return rc;
+		}
 		if (f >= 0 && f < PMU_NR_MAPPED_FIXED && (caps->fixed_mask & (1u << f)) &&
 		    !(fixed_used & (1u << f))) {
 			fixed_used |= 1u << f;
@@ -558,23 +650,58 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 		}
 	}
 
+	/* GP counters, most constrained events first (a PDIR event that only
+	 * PMC1 takes must not find PMC1 given away); equally constrained
+	 * events in configuration order, lowest free counter first. */
+	for (u32 level = 1; level <= X86_PMU_MAX_GP; level++) {
+		for (u32 i = 0; i < cfg->nr_events; i++) {
+			const struct pmuprof_event_config *ev = &cfg->events[i];
+			u32 free;
+
+			if (!is_pmu_event(ev) || fixed_of[i] >= 0 ||
+			    popcount32(gp_allowed[i] & all_gp) != level)
+				continue;
+			free = gp_allowed[i] & all_gp & ~gp_used;
+			if (!free) {
+				*why = is_precise(ev) && gp_allowed[i] != all_gp
+					       ? "pmu: more events than counters: no free "
+						 "PEBS-capable counter for this precise event "
+						 "(PEBS works only on some counters here)"
+					       : "pmu: more PMU events than counters "
+						 "(general-purpose + free fixed)";
+				return -ENOSPC;
+			}
+			gp_of[i] = (s8)(__builtin_ctz(free));
+			gp_used |= 1u << gp_of[i];
+		}
+	}
+
 	plan->version = caps->version;
 	plan->gp_width = caps->gp_width;
 	plan->fixed_width = caps->fixed_width;
 	plan->full_width = caps->full_width;
 
-	/* Pass 2: build assignments; the rest go to GP counters in order. */
+	/* Pass 2: build assignments in configuration order. */
 	for (u32 i = 0; i < cfg->nr_events; i++) {
 		const struct pmuprof_event_config *ev = &cfg->events[i];
 		struct pmu_assign *a = &plan->a[plan->nr];
+		bool precise = is_precise(ev);
 		u64 m, max;
 
 		if (!is_pmu_event(ev))
 			continue;
+		if (fixed_of[i] < 0 && gp_of[i] < 0) {
+			/* cannot happen: every PMU event got a counter above */
+			*why = "pmu: more PMU events than counters (general-purpose + free fixed)";
+			memset(plan, 0, sizeof(*plan));
+			return -ENOSPC;
+		}
 		m = mode_bits(ev->config, cfg->flags);
 		a->event = (u16)i;
+		a->pebs = precise;
 		if (fixed_of[i] >= 0) {
-			u64 nib = X86_FIXED_CTRL_PMI;
+			/* PEBS: the DS-buffer PMI signals, not the counter's own */
+			u64 nib = precise ? 0 : X86_FIXED_CTRL_PMI;
 
 			a->kind = PMU_CTR_FIXED;
 			a->idx = (u8)fixed_of[i];
@@ -585,24 +712,23 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 			if (ev->config & X86_EVTSEL_ANY)
 				nib |= X86_FIXED_CTRL_ANY;
 			a->fixed_bits = nib << X86_FIXED_CTRL_SHIFT(a->idx);
+			if (precise && adaptive_fmt) /* records with the memory-info group */
+				a->fixed_bits |= X86_FIXED_CTRL_ADAPTIVE(a->idx);
 			plan->fixed_ctrl |= a->fixed_bits;
+			if (precise)
+				plan->pebs_enable |= X86_PEBS_ENABLE_FIXED(a->idx);
 		} else {
-			u32 g = 0;
-
-			while (g < caps->nr_gp && (gp_used & (1u << g)))
-				g++;
-			if (g >= caps->nr_gp) {
-				*why = "pmu: more PMU events than counters (general-purpose + free "
-				       "fixed)";
-				memset(plan, 0, sizeof(*plan));
-				return -ENOSPC;
-			}
-			gp_used |= 1u << g;
 			a->kind = PMU_CTR_GP;
-			a->idx = (u8)g;
+			a->idx = (u8)gp_of[i];
 			a->evtsel = (ev->config & ~(X86_EVTSEL_USR | X86_EVTSEL_OS)) | m |
-				    X86_EVTSEL_INT | X86_EVTSEL_EN;
+				    (precise ? 0 : X86_EVTSEL_INT) | X86_EVTSEL_EN;
+			if (precise && adaptive_fmt) /* records with the memory-info group */
+				a->evtsel |= X86_EVTSEL_ADAPTIVE;
+			if (precise)
+				plan->pebs_enable |= X86_PEBS_ENABLE_PMC(a->idx);
 		}
+		if (precise)
+			plan->pebs_counters |= pmu__global_bit(a);
 		max = pmu__max_period(plan, a);
 		if (ev->flags & PMUPROF_EVF_FREQ) {
 			a->freq_hz = ev->period;
@@ -618,6 +744,16 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 		}
 		plan->global_ctrl |= pmu__global_bit(a);
 		plan->nr++;
+	}
+	if (plan->pebs_enable) {
+		plan->pebs_format = caps->pebs_format;
+		if (caps->pebs_format >= X86_PEBS_FORMAT_ADAPTIVE) {
+			/* basic group (eventing IP) + memory info (data address) */
+			plan->pebs_data_cfg = X86_PEBS_CFG_MEMINFO;
+			plan->pebs_record_size = pebs__adaptive_record_size(plan->pebs_data_cfg);
+		} else {
+			plan->pebs_record_size = pebs__fixed_record_size(caps->pebs_format);
+		}
 	}
 	return 0;
 }
@@ -706,8 +842,19 @@ static u64 fixed_nibbles(const struct pmu_plan *plan)
 
 	for (u32 i = 0; i < plan->nr; i++)
 		if (plan->a[i].kind == PMU_CTR_FIXED)
-			m |= X86_FIXED_CTRL_NIBBLE << X86_FIXED_CTRL_SHIFT(plan->a[i].idx);
+			m |= (X86_FIXED_CTRL_NIBBLE << X86_FIXED_CTRL_SHIFT(plan->a[i].idx)) |
+			     ((plan->pebs_enable && plan->pebs_format >= X86_PEBS_FORMAT_ADAPTIVE)
+				      ? X86_FIXED_CTRL_ADAPTIVE(plan->a[i].idx)
+				      : 0);
 	return m;
+}
+
+/* Status bits pmuprof acknowledges: its counters, plus the DS-buffer bit
+ * when it runs PEBS (it is then the only DS user: perf is locked out by
+ * the counter reservation). */
+static u64 ack_mask(const struct pmu_plan *plan)
+{
+	return plan->global_ctrl | (plan->pebs_enable ? X86_GLOBAL_STATUS_OVF_BUF : 0);
 }
 
 static void arm(struct pmu_cpu *pc, u32 i, u64 period)
@@ -719,15 +866,75 @@ static void arm(struct pmu_cpu *pc, u32 i, u64 period)
 	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(period, assign_width(plan, a)));
 }
 
+/* --- PEBS memory (DS save area + buffer), owned by the glue ----------- */
+
+static bool has_pebs(const struct pmu_plan *plan)
+{
+	return plan->pebs_enable != 0;
+}
+
+static bool adaptive(const struct pmu_plan *plan)
+{
+	return plan->pebs_format >= X86_PEBS_FORMAT_ADAPTIVE;
+}
+
+/* Counter reset value the CPU reloads after writing a record: the same
+ * arm value as the counter itself, so every record stands for armed[i]. */
+static void pebs_set_reset(struct pmu_cpu *pc, u32 i)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	int off = pebs__ds_reset_offset(plan->pebs_format, a->kind == PMU_CTR_FIXED, a->idx);
+	u64 v = pmu__arm_value(pc->armed[i], assign_width(plan, a));
+
+	if (off >= 0 && (u32)off + sizeof(v) <= PMU_PEBS_DS_BYTES)
+		memcpy((u8 *)pc->pebs_mem.ds + off, &v, sizeof(v));
+}
+
+/* Lay out the DS area: threshold = one record, so every record raises the
+ * DS-buffer PMI (perf's single-record mode: the IP and data address go
+ * out while the task that caused them is still current). */
+static int pebs_setup(struct pmu_cpu *pc, const struct pmu_plan *plan,
+		      const struct pmu_pebs_mem *mem)
+{
+	struct pebs_ds_params p;
+	int rc;
+
+	if (!mem || !mem->ds || !mem->buf || !plan->pebs_record_size ||
+	    ((uintptr_t)mem->ds & (X86_DS_AREA_ALIGN - 1)) || mem->buf_len < plan->pebs_record_size)
+		return -EINVAL;
+	p.buf_base = (u64)(uintptr_t)mem->buf;
+	p.buf_len = mem->buf_len;
+	p.record_size = plan->pebs_record_size;
+	p.threshold = 1;
+	rc = pebs__ds_setup(mem->ds, PMU_PEBS_DS_BYTES, &p);
+	if (rc < 0)
+		return rc;
+	pc->pebs_mem = *mem;
+	pc->pebs_base = p.buf_base;
+	pc->pebs_nrec = (u32)rc;
+	return 0;
+}
+
 void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan)
 {
-	u64 ctrl = 0, fixed;
+	(void)pmu__cpu_start_mem(pc, plan, NULL);
+}
+
+int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
+		       const struct pmu_pebs_mem *mem)
+{
+	u64 ctrl = 0, fixed, v;
 	u64 now = plat_now_ns();
 
 	memset(pc, 0, sizeof(*pc));
 	pc->plan = plan;
 	if (!plan->nr)
-		return;
+		return 0;
+	if (has_pebs(plan) && pebs_setup(pc, plan, mem)) {
+		pc->plan = NULL; /* not running: the NMI handler ignores this CPU */
+		return -EINVAL;
+	}
 	if (has_global(plan)) {
 		ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~plan->global_ctrl);
@@ -740,6 +947,8 @@ void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan)
 		if (a->kind == PMU_CTR_GP)
 			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + a->idx, 0);
 		arm(pc, i, a->period);
+		if (a->pebs)
+			pebs_set_reset(pc, i);
 		if (a->kind == PMU_CTR_GP)
 			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + a->idx,
 				   a->evtsel); /* v1: counts from here */
@@ -749,13 +958,25 @@ void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan)
 		plat_wrmsr(MSR_IA32_FIXED_CTR_CTRL,
 			   (fixed & ~fixed_nibbles(plan)) | plan->fixed_ctrl);
 	}
+	if (has_pebs(plan)) {
+		/* PEBS implies version 2+ (pmu__probe). */
+		pc->saved_ds_area = plat_rdmsr(MSR_IA32_DS_AREA);
+		plat_wrmsr(MSR_IA32_DS_AREA, (u64)(uintptr_t)pc->pebs_mem.ds);
+		if (adaptive(plan)) {
+			pc->saved_pebs_data_cfg = plat_rdmsr(MSR_IA32_PEBS_DATA_CFG);
+			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, plan->pebs_data_cfg);
+		}
+		v = plat_rdmsr(MSR_IA32_PEBS_ENABLE);
+		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v | plan->pebs_enable);
+	}
 	if (has_global(plan))
-		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, plan->global_ctrl);
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ack_mask(plan));
 	pc->saved_lvtpc = plat_lvtpc_read();
 	plat_lvtpc_set_nmi();
 	pc->running = true;
 	if (has_global(plan))
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | plan->global_ctrl);
+	return 0;
 }
 
 void pmu__cpu_stop(struct pmu_cpu *pc)
@@ -769,6 +990,10 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 		v = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, v & ~plan->global_ctrl);
 	}
+	if (has_pebs(plan)) {
+		v = plat_rdmsr(MSR_IA32_PEBS_ENABLE);
+		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v & ~plan->pebs_enable);
+	}
 	for (u32 i = 0; i < plan->nr; i++)
 		if (plan->a[i].kind == PMU_CTR_GP)
 			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, 0);
@@ -777,7 +1002,12 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 		plat_wrmsr(MSR_IA32_FIXED_CTR_CTRL, v & ~fixed_nibbles(plan));
 	}
 	if (has_global(plan))
-		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, plan->global_ctrl);
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ack_mask(plan));
+	if (has_pebs(plan)) {
+		if (adaptive(plan))
+			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, pc->saved_pebs_data_cfg);
+		plat_wrmsr(MSR_IA32_DS_AREA, pc->saved_ds_area);
+	}
 	pc->running = false;
 	plat_lvtpc_write(pc->saved_lvtpc);
 }
@@ -793,18 +1023,109 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
  * Events counted between the overflow and the re-arm (skid, handler
  * latency) are not carried over: each sample stands for `armed` events.
  */
-static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, void *ctx)
+static void freq_update(struct pmu_cpu *pc, u32 i, u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	const struct pmu_assign *a = &plan->a[i];
 
-	emit(ctx, a->event, pc->armed[i]);
-	if (a->freq_hz) {
+	/* elapsed 0: a second record of the same drain, already accounted */
+	if (a->freq_hz && now != pc->last_ns[i]) {
 		pc->period[i] = pmu__freq_next_period(pc->armed[i], now - pc->last_ns[i],
 						      a->freq_hz, pmu__max_period(plan, a));
 		pc->last_ns[i] = now;
 	}
+}
+
+static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, void *ctx)
+{
+	emit(ctx, pc->plan->a[i].event, pc->armed[i]);
+	freq_update(pc, i, now);
 	arm(pc, i, pc->period[i]);
+}
+
+/* Re-arm a PEBS counter: the counter and the reset value the CPU reloads
+ * after its next record. Counters are disabled while this runs. */
+static void pebs_rearm(struct pmu_cpu *pc, u32 i)
+{
+	arm(pc, i, pc->period[i]);
+	pebs_set_reset(pc, i);
+}
+
+/*
+ * Counters of ours a record belongs to (GLOBAL_STATUS layout). Format 0
+ * has no such field, and allows PEBS on PMC0 only: the record is that
+ * counter's. Formats 1/2 carry a copy of GLOBAL_STATUS, which can name
+ * several counters (and other overflows): a record naming more than one
+ * of ours is ambiguous and dropped. Formats 3+ carry "applicable
+ * counters": the record counts once for each. A record naming none of
+ * ours (the status copy raced with clearing) goes to the only PEBS
+ * counter when there is just one. [NMI]
+ */
+static u64 pebs_attribute(struct pmu_cpu *pc, const struct pebs_sample *rec)
+{
+	const struct pmu_plan *plan = pc->plan;
+	u64 mine = plan->pebs_counters;
+	u64 app;
+
+	if (plan->pebs_format == 0)
+		return mine;
+	app = rec->applicable & mine;
+	if (!app && !(mine & (mine - 1)))
+		app = mine;
+	if (!app) {
+		pc->pebs.unattributed++;
+		return 0;
+	}
+	if (plan->pebs_format < X86_PEBS_FORMAT_APPLICABLE && (app & (app - 1))) {
+		pc->pebs.ambiguous++;
+		return 0;
+	}
+	return app;
+}
+
+/*
+ * Drain the PEBS buffer: at most pc->pebs_nrec records, each read inside
+ * the buffer whatever the DS index says (pebs__ds_take validates it against
+ * our own base and size). Sets bit i of *rearm for every counter that
+ * produced a record. Returns the samples emitted. [NMI]
+ */
+static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx, u64 now,
+		      u32 *rearm)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const u8 *buf = pc->pebs_mem.buf;
+	u32 rs = plan->pebs_record_size, nrec;
+	int n = 0;
+
+	if (pebs__ds_take(pc->pebs_mem.ds, PMU_PEBS_DS_BYTES, pc->pebs_base, rs, pc->pebs_nrec,
+			  &nrec))
+		pc->pebs.bad_index++;
+	for (u32 k = 0; k < nrec && k < pc->pebs_nrec; k++) {
+		struct pebs_sample rec;
+		u64 app;
+
+		if (pebs__parse(plan->pebs_format, buf + (size_t)k * rs, rs, plan->pebs_data_cfg,
+				&rec) < 0) {
+			pc->pebs.bad_record++;
+			continue;
+		}
+		pc->pebs.records++;
+		app = pebs_attribute(pc, &rec);
+		for (u32 i = 0; app && i < plan->nr; i++) {
+			const struct pmu_assign *a = &plan->a[i];
+
+			if (!a->pebs || !(app & pmu__global_bit(a)))
+				continue;
+			if (ops->emit_pebs)
+				ops->emit_pebs(ctx, a->event, pc->armed[i], &rec);
+			else
+				ops->emit(ctx, a->event, pc->armed[i]);
+			freq_update(pc, i, now);
+			*rearm |= 1u << i;
+			n++;
+		}
+	}
+	return n;
 }
 
 /* Loop cap hit: status keeps re-asserting. Re-arm all of ours and clear
@@ -814,10 +1135,19 @@ static void reset_ours(struct pmu_cpu *pc)
 	const struct pmu_plan *plan = pc->plan;
 
 	pc->loops_capped++;
-	for (u32 i = 0; i < plan->nr; i++)
+	for (u32 i = 0; i < plan->nr; i++) {
 		arm(pc, i, pc->period[i]);
+		if (plan->a[i].pebs)
+			pebs_set_reset(pc, i);
+	}
+	if (has_pebs(plan)) {
+		u32 dropped;
+
+		pebs__ds_take(pc->pebs_mem.ds, PMU_PEBS_DS_BYTES, pc->pebs_base,
+			      plan->pebs_record_size, pc->pebs_nrec, &dropped);
+	}
 	if (has_global(plan))
-		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, plan->global_ctrl);
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ack_mask(plan));
 }
 
 /* Version 1: no GLOBAL_STATUS. A counter armed with -period has its top
@@ -870,36 +1200,67 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 
 int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 {
+	const struct pmu_emit_ops ops = {emit, NULL};
+
+	return pmu__handle_nmi_ex(pc, &ops, ctx);
+}
+
+int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx)
+{
 	const struct pmu_plan *plan = pc->plan;
 	unsigned int loops = 0;
-	u64 ours, status, ctrl, now;
+	u64 ours, want, status, ctrl, now;
+	bool buf_pmi = false;
 	int n = 0;
 
 	if (!pc->running || !plan || !plan->nr)
 		return 0;
 	if (!has_global(plan))
-		return handle_v1(pc, emit, ctx);
+		return handle_v1(pc, ops->emit, ctx); /* no PEBS before version 2 */
 
 	ours = plan->global_ctrl;
+	/* What makes an NMI ours: an overflow of a counter that interrupts
+	 * (not PEBS counters: their INT is clear, and their own status bit
+	 * may be set while the record is still to come), or the DS-buffer
+	 * bit when we run PEBS. */
+	want = (ours & ~plan->pebs_counters) | (has_pebs(plan) ? X86_GLOBAL_STATUS_OVF_BUF : 0);
 	status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
-	if (!(status & ours))
+	if (!(status & want))
 		return 0; /* someone else's NMI or counter: touch nothing */
 
 	ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
 	now = plat_now_ns();
 	for (;;) {
-		u64 mine = status & ours;
+		u64 mine = status & want;
+		u32 rearm = 0;
 
-		for (u32 i = 0; i < plan->nr; i++)
-			if (mine & pmu__global_bit(&plan->a[i])) {
-				overflow_one(pc, i, now, emit, ctx);
-				n++;
+		if (mine & X86_GLOBAL_STATUS_OVF_BUF) {
+			buf_pmi = true;
+			n += drain_pebs(pc, ops, ctx, now, &rearm);
+			/* PEBS counters' own overflow bits are served by the
+			 * records: acknowledge them with the buffer bit */
+			mine |= status & plan->pebs_counters;
+		}
+		for (u32 i = 0; i < plan->nr; i++) {
+			const struct pmu_assign *a = &plan->a[i];
+
+			if (!(mine & pmu__global_bit(a)))
+				continue;
+			if (a->pebs) {
+				rearm |= 1u << i;
+				continue;
 			}
+			overflow_one(pc, i, now, ops->emit, ctx);
+			n++;
+		}
+		for (u32 i = 0; rearm && i < plan->nr; i++)
+			if (rearm & (1u << i))
+				pebs_rearm(pc, i);
 		/* ack only our bits: foreign overflow stays for its owner */
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, mine);
 		status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
-		if (!(status & ours))
+		if (!(status & want))
 			break;
 		if (++loops >= PMU_MAX_OVF_LOOPS) {
 			reset_ours(pc);
@@ -910,7 +1271,8 @@ int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 	/* The APIC masked LVTPC when it delivered the PMI; reopen it last so
 	 * that a new overflow cannot interrupt us half-way. */
 	plat_lvtpc_set_nmi();
-	return n;
+	/* a buffer PMI of ours with no usable record is still ours */
+	return n ? n : (buf_pmi ? 1 : 0);
 }
 
 void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor)

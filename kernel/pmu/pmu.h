@@ -8,8 +8,11 @@
  *   pmu__probe(&caps)                         module load, once
  *   pmu__plan(&caps, cfg, &plan, &why)        CONFIGURE ioctl (pure, no MSRs)
  *   pmu__reserve(&plan)                       START, before any MSR write
- *   pmu__cpu_start(&pcpu, &plan)              START, on each CPU (IPI)
- *   pmu__handle_nmi(&pcpu, emit, ctx)         NMI handler          [NMI]
+ *   pmu__cpu_start_mem(&pcpu, &plan, &mem)    START, on each CPU (IPI); mem =
+ *                                             the CPU's PEBS memory (allocated
+ *                                             by the glue: kernel/pmu never
+ *                                             allocates), NULL without PEBS
+ *   pmu__handle_nmi_ex(&pcpu, &ops, ctx)      NMI handler          [NMI]
  *   pmu__cpu_stop(&pcpu)                      STOP, on each CPU (IPI)
  *   pmu__release(&plan)                       STOP, after all CPUs stopped
  */
@@ -18,23 +21,26 @@
 
 #include "pmuprof/types.h"
 #include "../../include/uapi/pmuprof.h"
+#include "pebs.h"
 
 struct pmu_caps {
-	u32 status;	      /* enum pmuprof_pmu_status */
-	u32 version;	      /* CPUID.0AH:EAX[7:0]; 0 = no architectural PMU */
+	u32 status;  /* enum pmuprof_pmu_status */
+	u32 version; /* CPUID.0AH:EAX[7:0]; 0 = no architectural PMU */
 	u32 nr_gp, gp_width;
 	u32 nr_fixed, fixed_width;
-	u32 arch_events;      /* 1 = available, enum pmuprof_arch_event bits */
+	u32 arch_events; /* 1 = available, enum pmuprof_arch_event bits */
 	u32 arch_events_len;
-	u32 fixed_mask;	      /* CPUID.0AH:ECX fixed-counter bitmap (v5+), else derived */
+	u32 fixed_mask; /* CPUID.0AH:ECX fixed-counter bitmap (v5+), else derived */
 	u64 perf_capabilities;
-	bool full_width;      /* PERF_CAPABILITIES.FW_WRITE: use IA32_A_PMCx */
+	bool full_width; /* PERF_CAPABILITIES.FW_WRITE: use IA32_A_PMCx */
 	bool hypervisor;
-	u32 vendor;	      /* enum pmuprof_cpu_vendor */
+	u32 vendor; /* enum pmuprof_cpu_vendor */
 	u32 family, model, stepping;
 	char vendor_string[16];
 	u32 pebs_format;      /* PERF_CAPABILITIES[11:8], if PEBS present */
-	bool pebs;
+	bool pebs;	      /* PEBS usable: DS, not MISC_ENABLE-unavailable, v2+, known format */
+	bool pebs_baseline;   /* PERF_CAPABILITIES.PEBS_BASELINE: adaptive PEBS */
+	const char *pebs_why; /* !pebs: why (static); the glue may also clear pebs (KPTI) */
 	bool any_thread;      /* AnyThread usable: version >= 3, not deprecated (EDX[15]) */
 	bool ds;	      /* CPUID.1:EDX.DS (debug store) */
 };
@@ -52,19 +58,52 @@ struct pmu_assign {
 	u8 idx;		/* counter number within its kind */
 	u16 event;	/* index into pmuprof_config.events */
 	u64 evtsel;	/* GP: IA32_PERFEVTSELx value incl. INT and EN */
-	u64 fixed_bits;	/* FIXED: this counter's nibble in FIXED_CTR_CTRL, shifted */
+	u64 fixed_bits; /* FIXED: this counter's nibble in FIXED_CTR_CTRL, shifted */
 	u64 period;	/* initial period (events); freq mode: first guess */
 	u64 freq_hz;	/* 0 = fixed period */
+	bool pebs;	/* precise: PEBS on this counter (INT / the PMI nibble bit clear) */
 };
 
 struct pmu_plan {
-	u32 nr;		/* assignments (PMU-source events only) */
+	u32 nr; /* assignments (PMU-source events only) */
 	struct pmu_assign a[PMUPROF_MAX_EVENTS];
-	u64 global_ctrl;	 /* IA32_PERF_GLOBAL_CTRL value enabling ours (v2+) */
-	u64 fixed_ctrl;		 /* IA32_FIXED_CTR_CTRL value for ours */
-	u32 version;		 /* caps->version, for v1 vs v2+ enabling */
+	u64 global_ctrl; /* IA32_PERF_GLOBAL_CTRL value enabling ours (v2+) */
+	u64 fixed_ctrl;	 /* IA32_FIXED_CTR_CTRL value for ours */
+	u32 version;	 /* caps->version, for v1 vs v2+ enabling */
 	u32 gp_width, fixed_width;
 	bool full_width;
+	/* PEBS (pebs_enable != 0): one record per PMI, see pmu.c */
+	u64 pebs_enable;   /* IA32_PEBS_ENABLE bits of ours */
+	u64 pebs_counters; /* the same counters in GLOBAL_STATUS layout */
+	u64 pebs_data_cfg; /* IA32_PEBS_DATA_CFG (adaptive formats) */
+	u32 pebs_format;
+	u32 pebs_record_size; /* bytes of one record with this format/config */
+};
+
+/*
+ * Per-CPU PEBS memory, allocated by the platform glue before START and
+ * freed after STOP. Both must stay mapped, never fault and be writable by
+ * the CPU in every address space it runs in while PEBS is on (Linux: the
+ * direct map, and only without page-table isolation; docs/PMU.md).
+ * Addresses are used as the linear addresses the CPU writes through.
+ */
+/* (X86_DS_AREA_SIZE: use only where pmuprof/x86_pmu_regs.h is included;
+ * the Linux glue cannot, its MSR names clash with <asm/msr-index.h>. A
+ * page always holds it; pmu__cpu_start_mem() checks the alignment.) */
+#define PMU_PEBS_DS_BYTES X86_DS_AREA_SIZE
+struct pmu_pebs_mem {
+	void *ds;    /* DS save area, >= PMU_PEBS_DS_BYTES, X86_DS_AREA_ALIGN-aligned */
+	void *buf;   /* PEBS buffer */
+	u32 buf_len; /* bytes; holds at least one record */
+};
+
+/* PEBS counters kept per CPU (diagnostics; not in the ABI). */
+struct pmu_pebs_stats {
+	u64 records;	  /* records parsed */
+	u64 bad_index;	  /* DS index outside the buffer / not on a record */
+	u64 bad_record;	  /* records pebs__parse() refused */
+	u64 unattributed; /* records naming no counter of ours */
+	u64 ambiguous;	  /* formats 1/2: records naming several of ours (dropped) */
 };
 
 /* Per-CPU state; lives inside the NMI handler's per-CPU struct. */
@@ -75,7 +114,13 @@ struct pmu_cpu {
 	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
 	u32 saved_lvtpc;
 	bool running;
-	u64 loops_capped;	/* overflow loop hit PMU_MAX_OVF_LOOPS */
+	u64 loops_capped; /* overflow loop hit PMU_MAX_OVF_LOOPS */
+	/* PEBS, when plan->pebs_enable */
+	struct pmu_pebs_mem pebs_mem;
+	u64 pebs_base; /* linear address of pebs_mem.buf */
+	u32 pebs_nrec; /* whole records the buffer holds */
+	u64 saved_ds_area, saved_pebs_data_cfg;
+	struct pmu_pebs_stats pebs;
 };
 
 /* Read CPUID.0AH & co. Always succeeds; caps->status says if usable. */
@@ -90,17 +135,32 @@ int pmu__describe(const struct pmu_caps *caps, char *buf, size_t len);
  *  -EINVAL  reserved bits, INT/EN/PC set, ANY on v3-less PMU, period < min
  *  -ENOSPC  more PMU events than counters (GP and fixed)
  */
-int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg,
-	      struct pmu_plan *plan, const char **why);
+int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, struct pmu_plan *plan,
+	      const char **why);
 
 /* Take every counter and event-select the plan uses through the platform's
  * reservation API. -EBUSY (with everything released) if any is held. */
 int pmu__reserve(const struct pmu_plan *plan, const char **why);
 void pmu__release(const struct pmu_plan *plan);
 
-/* Program and enable this CPU's counters; point LVTPC at NMI. */
+/* Program and enable this CPU's counters; point LVTPC at NMI. A plan with
+ * PEBS cannot start this way (nothing is programmed): use _mem. */
 void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan);
-/* Disable ours, clear their overflow bits, restore LVTPC. */
+/*
+ * Same, with the CPU's PEBS memory (NULL when the plan has no PEBS). For a
+ * PEBS plan: DS area laid out (threshold one record), reset slots = the arm
+ * values, IA32_DS_AREA (old value saved), IA32_PEBS_DATA_CFG (adaptive,
+ * saved), IA32_PEBS_ENABLE (ours set) programmed before GLOBAL_CTRL
+ * enables. Returns 0, or -EINVAL (nothing programmed) when a PEBS plan gets
+ * no or too little memory, or a DS area that is not X86_DS_AREA_ALIGN-aligned.
+ */
+int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
+		       const struct pmu_pebs_mem *mem);
+/* Disable ours (PEBS_ENABLE bits first cleared with the counters),
+ * clear their overflow bits (and the DS-buffer bit), restore
+ * IA32_PEBS_DATA_CFG, IA32_DS_AREA and LVTPC. Records not yet drained are
+ * dropped. The PEBS memory may be freed once every CPU has stopped and no
+ * NMI handler runs any more. */
 void pmu__cpu_stop(struct pmu_cpu *pc);
 
 /*
@@ -113,6 +173,28 @@ void pmu__cpu_stop(struct pmu_cpu *pc);
  */
 typedef void (*pmu_emit_fn)(void *ctx, u32 event, u64 period);
 int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx);
+
+/*
+ * Same, with a separate callback for samples built from PEBS records.
+ * When GLOBAL_STATUS has the DS-buffer bit (62) and the plan has PEBS, the
+ * records between the buffer base and the DS index (validated against the
+ * buffer, at most its capacity: pebs__ds_take) are parsed and each becomes
+ * emit_pebs(ctx, event, period, record) once per counter of ours it names
+ * (formats 3+: "applicable counters"; 1/2: the GLOBAL_STATUS copy, dropped
+ * when it names several of ours; 0: the single PEBS counter). The index is
+ * reset, every PEBS counter that produced a record or has its own status
+ * bit set is re-armed (counter and DS reset slot), the bit acknowledged
+ * with ours. PEBS counters' own status bits never emit a sample. Returns
+ * the samples emitted, plus 1 when a buffer interrupt of ours yielded none
+ * (so > 0 means "this NMI was ours"). emit_pebs NULL: records go to emit.
+ * Bounded by PMU_MAX_OVF_LOOPS x (counters + buffer records). [NMI]
+ */
+typedef void (*pmu_emit_pebs_fn)(void *ctx, u32 event, u64 period, const struct pebs_sample *rec);
+struct pmu_emit_ops {
+	pmu_emit_fn emit;
+	pmu_emit_pebs_fn emit_pebs;
+};
+int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx);
 
 /* Throttling: multiply this CPU's period of `event` by `factor`. [NMI] */
 void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor);

@@ -46,10 +46,229 @@ static int refuse(struct pmu_model *m)
 	return -EIO;
 }
 
+/* --- PEBS ------------------------------------------------------------------ */
+/* Literal SDM numbers on purpose (vol. 3B "64-bit DS Save Area" and the PEBS
+ * record format tables): the model must not share a wrong constant with
+ * the code under test. */
+#define M_DS_PEBS_BASE	    0x20
+#define M_DS_PEBS_INDEX	    0x28
+#define M_DS_PEBS_MAX	    0x30
+#define M_DS_PEBS_THRESHOLD 0x38
+#define M_DS_PEBS_RESET	    0x40
+#define M_BIT_OVF_BUF	    (1ull << 62)
+
+static bool adaptive_pebs(const struct pmu_model *m)
+{
+	return m->cfg.pebs_baseline && m->cfg.pebs_format >= 4;
+}
+
+/* IA32_PEBS_ENABLE bits this model's format accepts. */
+static u64 pebs_enable_valid(const struct pmu_model *m)
+{
+	u32 f = fixed_present(m);
+	u64 v;
+
+	if (m->cfg.pebs_format == 0)
+		return 1; /* PMC0 */
+	if (!adaptive_pebs(m))
+		return (1ull << (m->cfg.nr_gp < 4 ? m->cfg.nr_gp : 4)) - 1;
+	v = (1ull << m->cfg.nr_gp) - 1;
+	for (u32 i = 0; i < PMU_MODEL_MAX_FIXED; i++)
+		if (f & (1u << i))
+			v |= 1ull << (32 + i);
+	return v;
+}
+
+static u32 adaptive_size(u64 cfg)
+{
+	u32 size = 0x20;
+
+	if (cfg & 1)
+		size += 0x20;
+	if (cfg & 2)
+		size += 0x90;
+	if (cfg & 4)
+		size += 0x100;
+	if (cfg & 8)
+		size += 0x18 * (u32)(((cfg >> 24) & 0xff) + 1);
+	return size;
+}
+
+/* Adaptive: the groups of PEBS_DATA_CFG only for a counter whose adaptive
+ * record bit is set (PERFEVTSELx bit 34, FIXED_CTR_CTRL bit 32 + 4i). */
+static u64 record_cfg(const struct pmu_model *m, bool fixed, u32 idx)
+{
+	bool on = fixed ? (m->fixed_ctrl >> (32 + 4 * idx)) & 1 : (m->evtsel[idx] >> 34) & 1;
+
+	return on ? m->pebs_data_cfg : 0;
+}
+
+u32 pmu_model_pebs_record_size(const struct pmu_model *m)
+{
+	static const u32 fixed_sizes[] = {0x90, 0xb0, 0xc0, 0xc8};
+
+	if (adaptive_pebs(m))
+		return adaptive_size(m->pebs_data_cfg);
+	return m->cfg.pebs_format < 4 ? fixed_sizes[m->cfg.pebs_format] : 0;
+}
+
+static void put(u8 *p, u32 off, u64 v)
+{
+	memcpy(p + off, &v, sizeof(v));
+}
+
+static u64 get(const u8 *p, u32 off)
+{
+	u64 v;
+
+	memcpy(&v, p + off, sizeof(v));
+	return v;
+}
+
+static void put_gprs(u8 *p, u32 off, const struct pmu_model_insn *in, u64 rip)
+{
+	put(p, off, in->flags);
+	put(p, off + 8, rip);
+	for (u32 r = 0; r < 16; r++)
+		put(p, off + 16 + 8 * r, in->gpr[r]);
+}
+
+/* Write one record for the counter whose GLOBAL_STATUS bit is `bit`. */
+static void write_record(struct pmu_model *m, u8 *rec, u32 size, u64 bit, u64 cfg)
+{
+	const struct pmu_model_insn *in = &m->insn;
+	u32 off;
+
+	memset(rec, 0, size);
+	if (!adaptive_pebs(m)) {
+		put_gprs(rec, 0x00, in, in->next_ip); /* RFLAGS, RIP, RAX..R15 */
+		if (m->cfg.pebs_format >= 1) {
+			/* 1/2: a copy of GLOBAL_STATUS; 3: applicable counters */
+			put(rec, 0x90, m->cfg.pebs_format >= 3 ? bit : (m->global_status | bit));
+			put(rec, 0x98, in->data_addr);
+			put(rec, 0xa0, in->data_source);
+			put(rec, 0xa8, in->latency);
+		}
+		if (m->cfg.pebs_format >= 2)
+			put(rec, 0xb0, in->ip); /* eventing IP; 0xb8 TX abort = 0 */
+		if (m->cfg.pebs_format >= 3)
+			put(rec, 0xc0, in->tsc);
+		return;
+	}
+	/* basic group: record format | size << 48, IP, applicable, TSC */
+	put(rec, 0x00, (cfg & 0xffffffffull) | ((u64)size << 48));
+	put(rec, 0x08, in->ip);
+	put(rec, 0x10, bit);
+	put(rec, 0x18, in->tsc);
+	off = 0x20;
+	if (cfg & 1) { /* memory info */
+		put(rec, off, in->data_addr);
+		put(rec, off + 0x08, in->data_source);
+		put(rec, off + 0x10, in->latency);
+		off += 0x20;
+	}
+	if (cfg & 2) /* GPRs */
+		put_gprs(rec, off, in, in->ip);
+}
+
+/* Reset slot of a counter in the DS area (format 4+: 8 GP then fixed). */
+static u32 reset_slot(bool fixed, u32 idx)
+{
+	return M_DS_PEBS_RESET + 8 * (fixed ? 8 + idx : idx);
+}
+
+/* The PEBS assist after counter `idx` (fixed or GP) overflowed. Returns
+ * true when it raised the buffer PMI. */
+static bool pebs_assist(struct pmu_model *m, bool fixed, u32 idx, u64 *ctr)
+{
+	u64 bit = fixed ? (1ull << (32 + idx)) : (1ull << idx);
+	u8 *ds = (u8 *)(uintptr_t)m->ds_area;
+	u64 cfg = adaptive_pebs(m) ? record_cfg(m, fixed, idx) : 0;
+	u32 size = adaptive_pebs(m) ? adaptive_size(cfg) : pmu_model_pebs_record_size(m);
+	u64 index, max;
+
+	if (!ds || !size) {
+		m->pebs_dropped++;
+		return false;
+	}
+	index = get(ds, M_DS_PEBS_INDEX);
+	max = get(ds, M_DS_PEBS_MAX);
+	if (index + size > max) {
+		m->pebs_dropped++;
+		return false;
+	}
+	write_record(m, (u8 *)(uintptr_t)index, size, bit, cfg);
+	m->pebs_records++;
+	put(ds, M_DS_PEBS_INDEX, index + size);
+	*ctr = get(ds, reset_slot(fixed, idx)) &
+	       wmask(fixed ? m->cfg.fixed_width : m->cfg.gp_width);
+	if (m->cfg.pebs_sets_ctr_status)
+		m->global_status |= bit;
+	if (index + size >= get(ds, M_DS_PEBS_THRESHOLD)) {
+		m->global_status |= M_BIT_OVF_BUF;
+		return true;
+	}
+	return false;
+}
+
+void pmu_model_set_insn(struct pmu_model *m, const struct pmu_model_insn *insn)
+{
+	m->insn = *insn;
+}
+
+static int pebs_read(struct pmu_model *m, u32 msr, u64 *val)
+{
+	switch (msr) {
+	case MSR_IA32_MISC_ENABLE:
+		*val = X86_MISC_ENABLE_PERF_AVAIL |
+		       (m->cfg.pebs_unavailable ? X86_MISC_ENABLE_PEBS_UNAVAIL : 0);
+		return 0;
+	case MSR_IA32_DS_AREA:
+		*val = m->ds_area;
+		return 0;
+	case MSR_IA32_PEBS_ENABLE:
+		*val = m->pebs_enable;
+		return 0;
+	case MSR_IA32_PEBS_DATA_CFG:
+		if (!adaptive_pebs(m))
+			return refuse(m);
+		*val = m->pebs_data_cfg;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int pebs_write(struct pmu_model *m, u32 msr, u64 val)
+{
+	switch (msr) {
+	case MSR_IA32_MISC_ENABLE:
+		return refuse(m); /* not the model's business */
+	case MSR_IA32_DS_AREA:
+		if ((u64)((s64)(val << 16) >> 16) != val)
+			return refuse(m); /* not canonical */
+		m->ds_area = val;
+		return 0;
+	case MSR_IA32_PEBS_ENABLE:
+		if (val & ~pebs_enable_valid(m))
+			return refuse(m);
+		m->pebs_enable = val;
+		return 0;
+	case MSR_IA32_PEBS_DATA_CFG:
+		if (!adaptive_pebs(m) || (val & ~0xff00000full))
+			return refuse(m);
+		m->pebs_data_cfg = val;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static int model_read(void *ctx, u32 msr, u64 *val)
 {
 	struct pmu_model *m = ctx;
+	int rc;
 
+	if (m->cfg.ds && (rc = pebs_read(m, msr, val)) != -ENOENT)
+		return rc;
 	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + m->cfg.nr_gp) {
 		*val = m->pmc[msr - MSR_IA32_PMC0];
 		return 0;
@@ -98,7 +317,10 @@ static int model_read(void *ctx, u32 msr, u64 *val)
 static int model_write(void *ctx, u32 msr, u64 val)
 {
 	struct pmu_model *m = ctx;
+	int rc;
 
+	if (m->cfg.ds && (rc = pebs_write(m, msr, val)) != -ENOENT)
+		return rc;
 	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + m->cfg.nr_gp) {
 		/* legacy write: bits 31:0, bit 31 sign-extended to the width */
 		u64 v = val & 0xffffffffull;
@@ -120,6 +342,8 @@ static int model_write(void *ctx, u32 msr, u64 val)
 
 		if (m->cfg.version < X86_PMU_V_ANYTHREAD || m->cfg.anythread_deprecated)
 			reserved |= X86_EVTSEL_ANY;
+		if (adaptive_pebs(m))
+			reserved &= ~(1ull << 34); /* adaptive record bit */
 		if (val & reserved)
 			return refuse(m);
 		m->evtsel[msr - MSR_IA32_PERFEVTSEL0] = val;
@@ -146,6 +370,8 @@ static int model_write(void *ctx, u32 msr, u64 val)
 				nib |= X86_FIXED_CTRL_ANY;
 			if (f & (1u << i))
 				ok |= nib << X86_FIXED_CTRL_SHIFT(i);
+			if ((f & (1u << i)) && adaptive_pebs(m))
+				ok |= 1ull << (32 + 4 * i); /* adaptive record bit */
 		}
 		if (val & ~ok)
 			return refuse(m);
@@ -160,7 +386,7 @@ static int model_write(void *ctx, u32 msr, u64 val)
 	case MSR_IA32_PERF_GLOBAL_STATUS:
 		return refuse(m); /* read-only */
 	case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
-		if (!v2(m) || (val & ~(global_valid(m) | X86_GLOBAL_STATUS_OVF_BUF |
+		if (!v2(m) || (val & ~(global_valid(m) | M_BIT_OVF_BUF |
 				       X86_GLOBAL_STATUS_COND_CHGD | X86_GLOBAL_STATUS_OVF_UNCORE)))
 			return refuse(m);
 		m->global_status &= ~(val & ~m->sticky_status);
@@ -175,6 +401,7 @@ void pmu_model_init(struct pmu_model *m, const struct pmu_model_cfg *cfg)
 	union x86_cpuid10_eax eax = {.full = 0};
 	union x86_cpuid10_edx edx = {.full = 0};
 	u32 ecx1 = 0;
+	u64 caps = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->cfg = *cfg;
@@ -192,11 +419,16 @@ void pmu_model_init(struct pmu_model *m, const struct pmu_model_cfg *cfg)
 	edx.split.anythread_deprecated = cfg->anythread_deprecated;
 
 	plat_test_set_vendor(X86_VENDOR_INTEL_STR, X86_CPUID_LEAF_PERFMON);
-	if (cfg->full_width) {
+	if (cfg->full_width)
+		caps |= X86_PERF_CAP_FW_WRITE;
+	caps |= (u64)(cfg->pebs_format & 0xf) << 8; /* PEBS record format */
+	if (cfg->pebs_baseline)
+		caps |= 1ull << 14;
+	if (cfg->full_width || cfg->pdcm) {
 		ecx1 |= X86_CPUID1_ECX_PDCM;
-		plat_test_msr_define(MSR_IA32_PERF_CAPABILITIES, X86_PERF_CAP_FW_WRITE, 0);
+		plat_test_msr_define(MSR_IA32_PERF_CAPABILITIES, caps, 0);
 	}
-	plat_test_set_cpuid1(m->cfg.signature, ecx1, 0);
+	plat_test_set_cpuid1(m->cfg.signature, ecx1, cfg->ds ? X86_CPUID1_EDX_DS : 0);
 	plat_test_set_cpuid(X86_CPUID_LEAF_PERFMON, PLAT_TEST_ANY_SUBLEAF, eax.full, cfg->ebx,
 			    cfg->fixed_ecx, edx.full);
 
@@ -261,8 +493,11 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 			continue;
 		if (add(&m->pmc[i], n, m->cfg.gp_width)) {
 			m->overflows++;
-			if (v2(m))
+			if (m->pebs_enable & (1ull << i)) {
+				pmi |= pebs_assist(m, false, i, &m->pmc[i]);
+			} else if (v2(m)) {
 				m->global_status |= X86_GLOBAL_PMC(i);
+			}
 			pmi |= !!(sel & X86_EVTSEL_INT);
 		}
 	}
@@ -277,7 +512,10 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 			continue;
 		if (add(&m->fixed[i], n, m->cfg.fixed_width)) {
 			m->overflows++;
-			m->global_status |= X86_GLOBAL_FIXED(i);
+			if (m->pebs_enable & (1ull << (32 + i)))
+				pmi |= pebs_assist(m, true, i, &m->fixed[i]);
+			else
+				m->global_status |= X86_GLOBAL_FIXED(i);
 			pmi |= !!(nib & X86_FIXED_CTRL_PMI);
 		}
 	}

@@ -15,7 +15,26 @@
  * GLOBAL_STATUS bit (v2+) and, with INT/PMI set, raises a PMI: if LVTPC
  * is unmasked with NMI delivery, the "APIC" masks LVTPC and queues an NMI
  * (pmu_model_take_nmi), else the PMI is counted as lost.
- * Not modelled: counter freezing, PEBS, uncore, PERF_METRICS, skid.
+ *
+ * PEBS (cfg.ds): IA32_MISC_ENABLE (PEBS-unavailable bit), PERF_CAPABILITIES
+ * (record format, PEBS_BASELINE), IA32_DS_AREA (holds a host pointer: the
+ * "linear address" the model writes through), IA32_PEBS_ENABLE (bits the
+ * format allows: PMC0 for format 0, PMC0..3 for 1..3, every GP and fixed
+ * counter with the baseline; others fault), IA32_PEBS_DATA_CFG (baseline
+ * only; a counter's records carry its groups only with the counter's
+ * adaptive record bit: PERFEVTSELx bit 34, FIXED_CTR_CTRL bit 32 + 4i,
+ * else the basic group alone). When a counter with its PEBS_ENABLE bit overflows, the model does
+ * the PEBS assist: it writes a byte-exact record of the configured format
+ * (offsets written from the SDM tables, independently of x86_pmu_regs.h)
+ * for the current instruction (pmu_model_set_insn) at the DS PEBS index -
+ * unless the record would pass the absolute maximum (dropped, counted) -,
+ * advances the index, reloads the counter from its DS reset slot, and
+ * when the index reaches the interrupt threshold sets GLOBAL_STATUS bit 62
+ * and raises the PMI. The counter's own status bit is set too only with
+ * cfg.pebs_sets_ctr_status (both behaviours exist on hardware).
+ * Not modelled: counter freezing, uncore, PERF_METRICS, skid, the PEBS
+ * "arming" delay (the record is for the overflowing instruction itself),
+ * load-latency and precise-store facilities.
  */
 #ifndef PMU_MODEL_H
 #define PMU_MODEL_H
@@ -31,6 +50,25 @@ struct pmu_model_cfg {
 	bool anythread_deprecated;
 	bool full_width; /* PERF_CAPABILITIES.FW_WRITE (implies PDCM) */
 	u32 signature;	 /* CPUID.1:EAX; 0 -> a Skylake client signature */
+	/* PEBS */
+	bool ds;		   /* CPUID.1:EDX.DS; also models the PEBS MSRs */
+	bool pdcm;		   /* PERF_CAPABILITIES present even without full_width */
+	u32 pebs_format;	   /* PERF_CAPABILITIES[11:8] */
+	bool pebs_baseline;	   /* PERF_CAPABILITIES[14] (adaptive PEBS) */
+	bool pebs_unavailable;	   /* IA32_MISC_ENABLE[12] */
+	bool pebs_sets_ctr_status; /* a PEBS record also sets the counter's status bit */
+};
+
+/* The instruction the next counted events belong to (PEBS records). */
+struct pmu_model_insn {
+	u64 ip;		 /* the instruction that caused the event (eventing IP) */
+	u64 next_ip;	 /* the one after it (formats 0/1 record this as RIP) */
+	u64 data_addr;	 /* data linear address; 0 = none */
+	u64 data_source; /* DSE / memory auxiliary info */
+	u64 latency;
+	u64 tsc;
+	u64 flags;	 /* RFLAGS */
+	u64 gpr[16];	 /* RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8..R15 */
 };
 
 #define PMU_MODEL_MAX_GP    8
@@ -49,6 +87,13 @@ struct pmu_model {
 	u32 pmis_lost;	   /* PMIs raised while LVTPC was masked */
 	u32 overflows;	   /* counter wraps */
 	u32 faults;	   /* accesses the model refused (also in plat_test_msr_faults) */
+	/* PEBS */
+	u64 ds_area;
+	u64 pebs_enable;
+	u64 pebs_data_cfg;
+	struct pmu_model_insn insn;
+	u32 pebs_records; /* records written */
+	u32 pebs_dropped; /* assists without room (index + record > maximum) */
 };
 
 /* Reset the platform's cpu part is the caller's job; this defines CPUID
@@ -61,6 +106,10 @@ void pmu_model_detach(void);
  * user (true) or kernel mode. Fixed counter 0 counts instructions, 1 core
  * cycles, 2 reference cycles (also the 0x0300 pseudo-encoding). */
 void pmu_model_count(struct pmu_model *m, u64 event_umask, u64 n, bool user);
+/* Set the instruction later events are attributed to in PEBS records. */
+void pmu_model_set_insn(struct pmu_model *m, const struct pmu_model_insn *insn);
+/* Record size the model writes with its current configuration. */
+u32 pmu_model_pebs_record_size(const struct pmu_model *m);
 /* Take one queued NMI; false if none. */
 bool pmu_model_take_nmi(struct pmu_model *m);
 

@@ -200,6 +200,54 @@ START_TEST(test_no_pmu)
 }
 END_TEST
 
+/* ":p" / ":pp" / ":ppp" request PEBS (perf's spelling), with any other
+ * modifiers around it; never passed on to libpfm4 or the raw parser. */
+START_TEST(test_precise_modifier)
+{
+	static const struct {
+		const char *spec;
+		int ret;
+		unsigned int source;
+		unsigned long long config;
+	} rows[] = {
+		{"r81d0:p", 0, PMUPROF_SOURCE_PEBS, 0x81d0},
+		{"r81d0:u:pp", 0, PMUPROF_SOURCE_PEBS, 0x181d0},
+		{"r81d0:ppp:k", 0, PMUPROF_SOURCE_PEBS, 0x281d0},
+		{"r81d0", 0, PMUPROF_SOURCE_PMU, 0x81d0},
+		{"r81d0:pppp", -EINVAL, 0, 0},
+		{"r81d0:up", -EINVAL, 0, 0},
+		{"cpu-clock:p", -EINVAL, 0, 0},
+		{"MEM_INST_RETIRED:ALL_LOADS:p", 0, PMUPROF_SOURCE_PEBS, 0x381d0},
+		{"skl::MEM_INST_RETIRED:ALL_LOADS:pp/5000", 0, PMUPROF_SOURCE_PEBS, 0x381d0},
+		{"MEM_INST_RETIRED:ALL_LOADS", 0, PMUPROF_SOURCE_PMU, 0x381d0},
+	};
+	struct pmuctl_event ev[2];
+	char err[1024];
+
+	setenv("LIBPFM_FORCE_PMU", "skl", 1);
+	ck_assert_int_eq(events__init(err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret = events__resolve(rows[i].spec, &ev[0], err, sizeof(err));
+
+		ck_assert_msg(ret == rows[i].ret, "'%s': ret %d (%s)", rows[i].spec, ret, err);
+		if (ret)
+			continue;
+		ck_assert_msg(ev[0].source == rows[i].source, "'%s': source %u", rows[i].spec,
+			      ev[0].source);
+		ck_assert_msg(ev[0].config == rows[i].config, "'%s': config 0x%llx", rows[i].spec,
+			      (unsigned long long)ev[0].config);
+		ck_assert_str_eq(ev[0].name, strchr(rows[i].spec, '/')
+						     ? "skl::MEM_INST_RETIRED:ALL_LOADS:pp"
+						     : rows[i].spec);
+	}
+	/* precise events need counters like any other */
+	ck_assert_int_eq(events__resolve("r81d0:p", &ev[0], err, sizeof(err)), 0);
+	ck_assert_int_eq(events__resolve("r82d0:p", &ev[1], err, sizeof(err)), 0);
+	ck_assert_int_eq(events__check_counters(ev, 2, 1, 3, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(events__check_counters(ev, 2, 2, 3, err, sizeof(err)), 0);
+}
+END_TEST
+
 START_TEST(test_cpu_clock)
 {
 	struct pmuctl_event ev;
@@ -564,6 +612,7 @@ static Suite *events_suite(void)
 	tcase_add_test(tc, test_glm);
 	tcase_add_test(tc, test_no_pmu);
 	tcase_add_test(tc, test_cpu_clock);
+	tcase_add_test(tc, test_precise_modifier);
 	tcase_add_loop_test(tc, test_generic_table_complete, 0, 11);
 	tcase_add_test(tc, test_suggest_and_distance);
 	tcase_add_test(tc, test_match);

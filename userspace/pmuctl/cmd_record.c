@@ -111,7 +111,7 @@ static void help(FILE *out)
 		"; an existing one\n"
 		"is renamed to " DEFAULT_OUTPUT
 		".old). Stops at --duration, when COMMAND exits, or on\n"
-		"SIGINT/SIGTERM, and always finishes the file.\n\n"
+		"SIGINT/SIGTERM/SIGHUP, and always finishes the file.\n\n"
 		"  -e, --event EVENT[/PERIOD]  event to sample (repeat or comma-separate): a "
 		"generic\n"
 		"                        name (cycles, instructions, ref-cycles, llc-references,\n"
@@ -932,6 +932,9 @@ int cmd_record(int argc, char **argv)
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
+	/* A closed terminal (SIGHUP) stops the recording like SIGTERM: the
+	 * default action would kill pmuctl and leave a file without trailer. */
+	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);

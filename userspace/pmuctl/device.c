@@ -84,6 +84,15 @@ int device__open(int flags)
 				   PMUPROF_DEVICE, strerror(err));
 		break;
 	case EACCES:
+		/* The node's mode refused us before the module was asked: the
+		 * capability alone would not help (the node is root-only, 0600,
+		 * by default). */
+		pmuctl_err("%s: permission denied by the device node's mode (root-only 0600 by "
+			   "default): run as root, or let a group open it (udev rule, "
+			   "GROUP=\"perf\", MODE=\"0660\"); the opener also needs CAP_PERFMON (or "
+			   "CAP_SYS_ADMIN), e.g. 'setcap cap_perfmon+ep pmuctl'",
+			   PMUPROF_DEVICE);
+		break;
 	case EPERM:
 		pmuctl_err("%s: permission denied: recording needs CAP_PERFMON (or "
 			   "CAP_SYS_ADMIN); run as root or grant it, e.g. 'setcap cap_perfmon+ep "

@@ -440,6 +440,33 @@ static bool is_raw(const char *base, size_t len)
 	return true;
 }
 
+/*
+ * Precise modifier, perf's spelling: a ":p", ":pp" or ":ppp" token anywhere
+ * in the modifier list asks for PEBS (PMUPROF_SOURCE_PEBS: exact IP and, for
+ * memory events, the data address from the PEBS record; the module refuses
+ * it with ENODEV where PEBS is unusable). pmuprof has one precision level,
+ * so the count of p's does not matter. The token is cut out of `name` so
+ * that libpfm4 and the raw parser never see it. Returns true if found.
+ */
+static bool strip_precise(char *name)
+{
+	char *pmu_sep = strstr(name, "::");
+	char *tok = strchr(pmu_sep ? pmu_sep + 2 : name, ':');
+	bool found = false;
+
+	while (tok && *tok == ':') {
+		size_t len = strcspn(tok + 1, ":");
+
+		if (len >= 1 && len <= 3 && strspn(tok + 1, "p") == len) {
+			memmove(tok, tok + 1 + len, strlen(tok + 1 + len) + 1);
+			found = true;
+			continue; /* tok now points at the next token (or the end) */
+		}
+		tok = strchr(tok + 1, ':');
+	}
+	return found;
+}
+
 /* :u / :k on raw events; anything else is an error. */
 static int raw_modifiers(const char *mods, uint64_t *config, const char *name, char *err,
 			 size_t errlen)
@@ -579,7 +606,9 @@ int events__resolve(const char *spec, struct pmuctl_event *ev, char *err, size_t
 		snprintf(ev->unit, sizeof(ev->unit), "ns");
 		return 0;
 	}
-	ev->source = PMUPROF_SOURCE_PMU;
+	ev->source = strip_precise(name) ? PMUPROF_SOURCE_PEBS : PMUPROF_SOURCE_PMU;
+	mods = strstr(name, "::") ? NULL : strchr(name, ':');
+	blen = mods ? (size_t)(mods - name) : strlen(name);
 	snprintf(ev->unit, sizeof(ev->unit), "events");
 
 	if (is_raw(name, blen)) {
@@ -675,7 +704,7 @@ int events__check_counters(const struct pmuctl_event *ev, int n, unsigned int nr
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (ev[i].source != PMUPROF_SOURCE_PMU)
+		if (ev[i].source != PMUPROF_SOURCE_PMU && ev[i].source != PMUPROF_SOURCE_PEBS)
 			continue;
 		if (ev[i].fixed >= 0 && (unsigned int)ev[i].fixed < nr_fixed && ev[i].fixed < 32 &&
 		    !(fixed_used & (1u << ev[i].fixed))) {

@@ -35,7 +35,8 @@ const char *events__pmu_name(void);
 const char *events__pmu_desc(void);
 
 /*
- * Resolve "NAME[/PERIOD]". Returns 0, or:
+ * Resolve "NAME[/PERIOD]". A ":p" (":pp", ":ppp") modifier requests PEBS:
+ * source PMUPROF_SOURCE_PEBS instead of PMUPROF_SOURCE_PMU. Returns 0, or:
  *   -EINVAL  malformed (bad period, period 0, bad raw value, bad modifier)
  *   -ENOENT  unknown name (err lists the closest known names)
  *   -ENODEV  a hardware event but libpfm4 knows no core PMU for this CPU

@@ -181,6 +181,11 @@ union x86_perfevtsel {
 #define X86_EVTSEL_CMASK_MASK  0x00000000ff000000ull
 #define X86_EVTSEL_CMASK_SHIFT 24
 #define X86_EVTSEL_RESERVED    0xffffffff00000000ull
+/* Adaptive PEBS (PERF_CAPABILITIES.PEBS_BASELINE): the counter's PEBS
+ * records carry the groups IA32_PEBS_DATA_CFG selects; clear = the basic
+ * group only (SDM vol. 3B, "Adaptive PEBS"). Bit 34 of the otherwise
+ * reserved half, set by the kernel, never by the caller. */
+#define X86_EVTSEL_ADAPTIVE (1ull << 34)
 /* event select + umask, the part that names the event */
 #define X86_EVTSEL_EVENT_UMASK		(X86_EVTSEL_EVENT_MASK | X86_EVTSEL_UMASK_MASK)
 #define X86_EVTSEL_ENCODE(event, umask) ((u64)(event) | ((u64)(umask) << X86_EVTSEL_UMASK_SHIFT))
@@ -195,6 +200,9 @@ union x86_perfevtsel {
 #define X86_FIXED_CTRL_PMI	    0x8ull /* PMI on overflow */
 #define X86_FIXED_CTRL_NIBBLE	    0xfull
 #define X86_FIXED_CTRL_SHIFT(i)	    ((i)*X86_FIXED_CTRL_BITS_PER_CTR)
+/* Adaptive PEBS: FIXED_CTR_CTRL bit 32 + 4i = fixed counter i's adaptive
+ * record bit (same meaning as X86_EVTSEL_ADAPTIVE). */
+#define X86_FIXED_CTRL_ADAPTIVE(i) (1ull << (32 + (i)*X86_FIXED_CTRL_BITS_PER_CTR))
 
 /* ------------------------------------------------------------------ */
 /* IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL (figures 20-3 .. 20-5)     */
@@ -295,11 +303,30 @@ union x86_perf_capabilities {
 #define X86_DS_RESET_SLOTS_GP_FMT4	8    /* format 4+: PMC0..7, then FIXED_CTR0..3 */
 #define X86_DS_RESET_SLOTS_FIXED	4
 #define X86_DS_AREA_ALIGN		4096 /* pmuprof keeps it page aligned, as Linux does */
+/* Bytes of the 64-bit DS save area up to the last reset slot (format 4+:
+ * 8 GP + 4 fixed reset values). */
+#define X86_DS_AREA_SIZE                                                                           \
+	(X86_DS_PEBS_COUNTER_RESET + (X86_DS_RESET_SLOTS_GP_FMT4 + X86_DS_RESET_SLOTS_FIXED) * sizeof(u64))
 
 /* IA32_PEBS_ENABLE: bit i enables PEBS on PMCi; format 4+ extends to fixed
  * counters at bit 32+i. Bits 35:32 on older parts are load-latency enables. */
 #define X86_PEBS_ENABLE_PMC(i)	 (1ull << (i))
 #define X86_PEBS_ENABLE_FIXED(i) (1ull << (32 + (i)))
+
+/*
+ * Which counters can take PEBS, by record format (SDM vol. 3B, PEBS
+ * sections of each microarchitecture):
+ *  - format 0 (Intel Core, Atom): IA32_PMC0 only;
+ *  - formats 1..3 (Nehalem .. Skylake): IA32_PMC0..3 (PEBS_EN_PMC3:0; the
+ *    DS area has 4 counter-reset slots);
+ *  - adaptive PEBS (format 4+, PERF_CAPABILITIES.PEBS_BASELINE, Ice Lake+,
+ *    "extended PEBS"): every GP counter and the fixed counters.
+ * Model-specific limits on top of this are tables in kernel/pmu/pebs.c.
+ */
+#define X86_PEBS_FMT0_GP_COUNTERS   1
+#define X86_PEBS_LEGACY_GP_COUNTERS 4
+#define X86_PEBS_FORMAT_ADAPTIVE    4 /* first adaptive format */
+#define X86_PEBS_FORMAT_APPLICABLE  3 /* first format with "applicable counters" */
 
 /* ------------------------------------------------------------------ */
 /* PEBS records (SDM vol. 3B 20.x "Processor Event Based Sampling"):    */
