@@ -330,10 +330,20 @@ static int setup_events(struct recorder *r)
 				pmuctl_err("%s", err);
 			return -EINVAL;
 		}
-		if (ev->source == PMUPROF_SOURCE_PMU && !pmu_ok) {
+		if ((ev->source == PMUPROF_SOURCE_PMU || ev->source == PMUPROF_SOURCE_PEBS) &&
+		    !pmu_ok) {
 			pmuctl_err("event '%s' needs the hardware PMU, which is unusable here: %s; "
 				   "use -e cpu-clock",
 				   ev->name, device__pmu_reason(in));
+			return -ENODEV;
+		}
+		if (ev->source == PMUPROF_SOURCE_PEBS &&
+		    !(in->sources & (1u << PMUPROF_SOURCE_PEBS))) {
+			pmuctl_err(
+				"event '%s' asks for precise sampling (PEBS), which this machine "
+				"does not offer (no PEBS, or page-table isolation is on: see the "
+				"module's load message in dmesg); drop the :p modifier",
+				ev->name);
 			return -ENODEV;
 		}
 		if (ev->source == PMUPROF_SOURCE_NMI_IPI &&
@@ -829,7 +839,7 @@ static int write_events(struct recorder *r)
 		e.config = r->cfg.events[i].config;
 		e.period = r->cfg.events[i].period;
 		snprintf(e.name, sizeof(e.name), "%s", r->ev[i].name);
-		if (r->ev[i].source == PMUPROF_SOURCE_PMU)
+		if (r->ev[i].source == PMUPROF_SOURCE_PMU || r->ev[i].source == PMUPROF_SOURCE_PEBS)
 			snprintf(e.resolved, sizeof(e.resolved), "%s", r->ev[i].resolved);
 		snprintf(e.unit, sizeof(e.unit), "%s", r->ev[i].unit);
 		ret = pmufile_writer__event(r->w, &e);
