@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * benchwork: the CPU-bound workload of the profiler benchmarks (bench/).
+ *
+ *   benchwork [-c CPU] [-d DEPTH] [-r ROUNDS | -s SECONDS] [-k ITERS] [-y SYSCALLS]
+ *
+ * Each round descends DEPTH frames (recursive descend(), frame pointers kept,
+ * so a profiler's user stack walk has DEPTH + 3 frames to follow: main,
+ * run_round, descend x DEPTH, spin_leaf) and runs ITERS iterations of integer
+ * work in the leaf. With -y N the leaf also makes N getppid() + N 4 KiB reads
+ * of /dev/zero per round, so a part of the samples land in the kernel with a
+ * kernel stack on top of the deep user stack (handler-cost runs).
+ *
+ * -r runs a fixed amount of work (the slowdown measurement: profiled and
+ * unprofiled runs do exactly the same work); -s runs whole rounds until
+ * SECONDS have passed (load generator). Prints one line at the end:
+ *   benchwork: pid=P cpu=C depth=D rounds=R iters=I seconds=S
+ * "seconds" is the workload's own wall time from its first to its last round
+ * (CLOCK_MONOTONIC), excluding process start-up and the profiler's own
+ * set-up and tear-down.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <unistd.h>
+
+#include "tests/workloads/wl_common.h"
+
+#define MAX_DEPTH 512
+
+static unsigned long long opt_iters = 100000, opt_sys;
+static int zero_fd = -1;
+static char zbuf[4096];
+
+/* Integer work; the asm keeps the compiler from folding the loop. */
+__attribute__((noinline)) static unsigned long long spin_leaf(unsigned long long seed)
+{
+	WL_FRAME();
+	unsigned long long x = seed | 1;
+
+	for (unsigned long long i = 0; i < opt_iters; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		x ^= x >> 29;
+		__asm__ volatile("" : "+r"(x));
+	}
+	for (unsigned long long i = 0; i < opt_sys; i++) {
+		x += (unsigned long long)getppid();
+		if (zero_fd >= 0 && read(zero_fd, zbuf, sizeof(zbuf)) > 0)
+			x += (unsigned char)zbuf[x & 4095];
+	}
+	return x;
+}
+
+/* One frame per level; the volatile local keeps each frame real. */
+__attribute__((noinline)) static unsigned long long descend(unsigned int depth,
+							    unsigned long long seed)
+{
+	volatile unsigned long long keep = seed;
+
+	if (depth == 0)
+		return spin_leaf(keep);
+	return descend(depth - 1, keep + depth) + keep;
+}
+
+__attribute__((noinline)) static unsigned long long run_round(unsigned int depth,
+							      unsigned long long r)
+{
+	return descend(depth, r);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: benchwork [-c CPU] [-d DEPTH] [-r ROUNDS | -s SECONDS] [-k ITERS] "
+		"[-y SYSCALLS]\n"
+		"  each round: DEPTH nested calls (default 24), ITERS loop iterations in the\n"
+		"  leaf (default 100000), SYSCALLS getppid()+read(/dev/zero) pairs (default 0);\n"
+		"  default: -s 2\n");
+}
+
+int main(int argc, char **argv)
+{
+	int cpu = -1, opt;
+	unsigned int depth = 24;
+	unsigned long long rounds = 0, done = 0;
+	double seconds = 2, t0, t;
+
+	while ((opt = getopt(argc, argv, "c:d:r:s:k:y:h")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = (int)wl_num("benchwork", "CPU", optarg);
+			break;
+		case 'd':
+			depth = (unsigned int)wl_num("benchwork", "DEPTH", optarg);
+			break;
+		case 'r':
+			rounds = wl_num("benchwork", "ROUNDS", optarg);
+			seconds = 0;
+			break;
+		case 's':
+			seconds = wl_seconds("benchwork", optarg);
+			rounds = 0;
+			break;
+		case 'k':
+			opt_iters = wl_num("benchwork", "ITERS", optarg);
+			break;
+		case 'y':
+			opt_sys = wl_num("benchwork", "SYSCALLS", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || depth > MAX_DEPTH) {
+		if (depth > MAX_DEPTH)
+			fprintf(stderr, "benchwork: DEPTH %u is more than %d\n", depth, MAX_DEPTH);
+		usage(stderr);
+		return 2;
+	}
+	if (wl_pin("benchwork", cpu) != 0)
+		return 1;
+	if (opt_sys) {
+		zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+		if (zero_fd < 0) {
+			perror("benchwork: /dev/zero");
+			return 1;
+		}
+	}
+
+	t0 = wl_now();
+	for (;;) {
+		if (rounds && done >= rounds)
+			break;
+		wl_sink += run_round(depth, done);
+		done++;
+		if (!rounds && wl_now() - t0 >= seconds)
+			break;
+	}
+	t = wl_now() - t0;
+	printf("benchwork: pid=%d cpu=%d depth=%u rounds=%llu iters=%llu seconds=%.4f\n",
+	       (int)getpid(), sched_getcpu(), depth, done, done * opt_iters, t);
+	return 0;
+}
