@@ -2,16 +2,22 @@
 /*
  * pmuctl record: configure the module, start, drain the per-CPU rings into a
  * pmuprof data file (lib/pmufile) until the duration ends, COMMAND exits or
- * SIGINT/SIGTERM arrives, then stop, drain what is left and close the file
+ * SIGINT/SIGTERM/SIGHUP arrives, then stop, drain what is left and close the file
  * with its trailer.
  *
  * The drain loop sleeps in poll() on the device and a signalfd (SIGINT,
- * SIGTERM, SIGCHLD); the module wakes readers past its watermark, and a
+ * SIGTERM, SIGHUP, SIGCHLD); the module wakes readers past its watermark, and a
  * 100 ms tick drains below it, so there is no busy loop. Every sample's pid goes through
  * procmaps__see() before the records are written, so a new process is snapshot within one drain of
- * its first sample. COMMAND is traced (PTRACE_SEIZE with exec/exit/fork
- * events) so its maps are also captured right after exec and right before
- * exit, when the mm is still there.
+ * its first sample. COMMAND is traced (PTRACE_SEIZE with exec/exit/fork/
+ * vfork/clone events, which the kernel extends to every process and thread
+ * it creates) so the maps of COMMAND and of all its descendants are also
+ * captured right after exec and right before exit, when the mm is still
+ * there: a child that lives shorter than a drain tick still symbolizes.
+ *
+ * COMMAND is recorded with its whole process tree (PMUPROF_CF_INHERIT, as
+ * perf's default inherit) unless --no-inherit; -p PID follows only PID's
+ * process unless --inherit.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +65,7 @@ struct rec_opts {
 	const char *cpus;
 	int pid;
 	char **command;
+	int inherit; /* -1: default (COMMAND yes, -p no), 0 --no-inherit, 1 --inherit */
 	bool user_only, kernel_only;
 	uint64_t duration_ns;
 	uint64_t ring_size;
@@ -99,6 +106,8 @@ enum {
 	OPT_DATA_ADDR,
 	OPT_DURATION,
 	OPT_RING_SIZE,
+	OPT_INHERIT,
+	OPT_NO_INHERIT,
 };
 
 static void help(FILE *out)
@@ -106,7 +115,8 @@ static void help(FILE *out)
 	fprintf(out,
 		"usage: pmuctl record [-e EVENT[/PERIOD]]... [-c PERIOD | -F HZ] [-g] [--depth N]\n"
 		"                     [--data-addr] [-a | -C CPUS | -p PID | -- COMMAND ARGS...]\n"
-		"                     [-u | -k] [--duration SEC] [--ring-size BYTES] [-o FILE]\n\n"
+		"                     [--inherit | --no-inherit] [-u | -k] [--duration SEC]\n"
+		"                     [--ring-size BYTES] [-o FILE]\n\n"
 		"Record samples into a pmuprof data file (default " DEFAULT_OUTPUT
 		"; an existing one\n"
 		"is renamed to " DEFAULT_OUTPUT
@@ -127,8 +137,11 @@ static void help(FILE *out)
 		"  -a, --all-cpus        every CPU, every process\n"
 		"  -C, --cpu CPUS        these CPUs only (e.g. 0-3,6)\n"
 		"  -p, --pid PID         this process and its threads\n"
-		"  -- COMMAND ARGS...    run COMMAND and record it (started after recording "
-		"starts)\n"
+		"  -- COMMAND ARGS...    run COMMAND and record it with all its child\n"
+		"                        processes (started after recording starts)\n"
+		"      --inherit         with -p: also PID's descendants (children existing\n"
+		"                        now and later); the default for COMMAND\n"
+		"      --no-inherit      with COMMAND: only COMMAND's own process and threads\n"
 		"  -u, --user-only       only samples in user mode\n"
 		"  -k, --kernel-only     only samples in kernel mode\n"
 		"      --duration SEC    stop after SEC seconds\n"
@@ -170,6 +183,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{"kernel-only", no_argument, NULL, 'k'},
 		{"duration", required_argument, NULL, OPT_DURATION},
 		{"ring-size", required_argument, NULL, OPT_RING_SIZE},
+		{"inherit", no_argument, NULL, OPT_INHERIT},
+		{"no-inherit", no_argument, NULL, OPT_NO_INHERIT},
 		{"output", required_argument, NULL, 'o'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
@@ -180,6 +195,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->pid = -1;
+	o->inherit = -1;
 	o->output = DEFAULT_OUTPUT;
 	opterr = 0;
 	optind = 1;
@@ -250,6 +266,13 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 					"record", "--ring-size %s: give a power of two, e.g. 4M",
 					optarg);
 			break;
+		case OPT_INHERIT:
+		case OPT_NO_INHERIT:
+			if (o->inherit >= 0 && o->inherit != (c == OPT_INHERIT))
+				return pmuctl_usage_error(
+					"record", "--inherit and --no-inherit exclude each other");
+			o->inherit = c == OPT_INHERIT;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -281,9 +304,22 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	if (ntargets > 1)
 		return pmuctl_usage_error("record",
 					  "-a, -C, -p and COMMAND exclude each other; pick one");
+	if (o->inherit >= 0 && !(o->pid > 0) && !o->command)
+		return pmuctl_usage_error("record",
+					  "--%s needs -p PID or COMMAND (-a and -C "
+					  "record every process anyway)",
+					  o->inherit ? "inherit" : "no-inherit");
 	if (o->depth && !o->callgraph)
 		pmuctl_warn("--depth without -g: no call stacks are recorded");
 	return 0;
+}
+
+/* Follow the process tree? COMMAND: yes unless --no-inherit; -p: only with --inherit. */
+static bool want_inherit(const struct rec_opts *o)
+{
+	if (o->command)
+		return o->inherit != 0;
+	return o->pid > 0 && o->inherit == 1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -447,6 +483,8 @@ static int setup_config(struct recorder *r)
 	} else if (o->pid > 0 || o->command) {
 		c->target = PMUPROF_TARGET_PID;
 		c->pid = o->pid; /* COMMAND: filled in once forked */
+		if (want_inherit(o))
+			c->flags |= PMUPROF_CF_INHERIT;
 	} else {
 		c->target = PMUPROF_TARGET_ALL;
 	}
@@ -455,6 +493,41 @@ static int setup_config(struct recorder *r)
 		return -ESRCH;
 	}
 	return 0;
+}
+
+/*
+ * CONFIGURE. A module older than PMUPROF_CF_INHERIT rejects the flag as
+ * unknown (EINVAL): when a second try without it works, COMMAND's default
+ * tree recording falls back to COMMAND's own process with a warning, and an
+ * explicit --inherit fails with a clear message.
+ */
+static int configure(struct recorder *r)
+{
+	int e;
+
+	if (ioctl(r->fd, PMUPROF_IOC_CONFIGURE, &r->cfg) == 0)
+		return 0;
+	e = errno;
+	if ((r->cfg.flags & PMUPROF_CF_INHERIT) && (e == EINVAL || e == EOPNOTSUPP)) {
+		r->cfg.flags &= ~PMUPROF_CF_INHERIT;
+		if (ioctl(r->fd, PMUPROF_IOC_CONFIGURE, &r->cfg) == 0) {
+			if (r->o->inherit == 1) {
+				pmuctl_err(
+					"the loaded pmuprof module cannot follow child processes "
+					"(no PMUPROF_CF_INHERIT): load the module that matches "
+					"this pmuctl, or drop --inherit");
+				return -EOPNOTSUPP;
+			}
+			pmuctl_warn("the loaded pmuprof module cannot follow child processes (no "
+				    "PMUPROF_CF_INHERIT): recording COMMAND's own process only; "
+				    "load the module that matches this pmuctl");
+			return 0;
+		}
+		r->cfg.flags |= PMUPROF_CF_INHERIT; /* not the cause: report the first error */
+	}
+	pmuctl_err("configuring the module failed: %s: %s", strerror(e),
+		   device__ioctl_hint(e, &r->info));
+	return -e;
 }
 
 /* ---------------------------------------------------------------- */
@@ -499,10 +572,13 @@ static int fork_command(struct recorder *r)
 	r->go_fd = go[1];
 	r->exec_fd = ex[0];
 	r->cfg.pid = pid;
-	/* Trace it to see exec/exit (for maps) and its children. */
+	/* Trace it to see exec/exit (for maps) of it and of everything it
+	 * creates: the options pass on to auto-attached tracees, and CLONE
+	 * makes its threads tracees too, so a child forked by any thread
+	 * (not only the main one) is traced from its first instruction. */
 	if (ptrace(PTRACE_SEIZE, pid, NULL,
 		   (void *)(long)(PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK |
-				  PTRACE_O_TRACEVFORK)) == 0)
+				  PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE)) == 0)
 		r->traced = true;
 	else
 		pmuctl_warn("cannot trace COMMAND (%s): its maps are captured when samples "
@@ -547,6 +623,27 @@ static int release_command(struct recorder *r)
 	return 0;
 }
 
+/* The process (thread group) of thread `tid`, from /proc; -1 if gone. */
+static int tgid_of(pid_t tid)
+{
+	char path[64], buf[1024];
+	const char *t;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	t = strstr(buf, "\nTgid:");
+	return t ? atoi(t + 6) : -1;
+}
+
 /* Handle ptrace stops and exits of COMMAND and its traced descendants. */
 static int reap_children(struct recorder *r)
 {
@@ -559,7 +656,14 @@ static int reap_children(struct recorder *r)
 			uint64_t now = now_ns(CLOCK_MONOTONIC);
 
 			if (event == PTRACE_EVENT_EXEC || event == PTRACE_EVENT_EXIT) {
-				ret = procmaps__snapshot(r->pm, p, event == PTRACE_EVENT_EXIT, now);
+				/* Maps belong to the process: an exec is reported
+				 * under the leader's id; a non-leader thread's exit
+				 * is not the process's last look (the leader's is). */
+				int tgid = tgid_of(p);
+
+				if (tgid > 0 && (event == PTRACE_EVENT_EXEC || tgid == (int)p))
+					ret = procmaps__snapshot(r->pm, tgid,
+								 event == PTRACE_EVENT_EXIT, now);
 				sig = 0;
 			} else if (event) {
 				sig = 0; /* fork/vfork/clone/group-stop events */
@@ -963,13 +1067,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	if (o.command && fork_command(&r) < 0)
 		goto out;
-	if (ioctl(r.fd, PMUPROF_IOC_CONFIGURE, &r.cfg) < 0) {
-		int e = errno;
-
-		pmuctl_err("configuring the module failed: %s: %s", strerror(e),
-			   device__ioctl_hint(e, &r.info));
+	if (configure(&r) < 0)
 		goto out;
-	}
 
 	r.buf = malloc(READ_BUF_SIZE);
 	hdr = calloc(1, sizeof(*hdr));
@@ -1079,7 +1178,9 @@ finish:
 		{
 			struct stat sb;
 
-			if (stat(o.output, &sb) == 0)
+			/* the file's size when it is a regular file (includes the
+			 * trailer); a device (-o /dev/vdX) keeps the writer's count */
+			if (stat(o.output, &sb) == 0 && S_ISREG(sb.st_mode))
 				bytes = (uint64_t)sb.st_size;
 		}
 		summary(&r, &st, have_stats, bytes, (double)(end_mono - r.start_mono) / 1e9);
