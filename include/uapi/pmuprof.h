@@ -171,7 +171,25 @@ enum pmuprof_target {
 #define PMUPROF_CF_DATA_ADDR	  (1u << 4) /* decode data address + page size */
 #define PMUPROF_CF_PHYS_ADDR	  (1u << 5) /* also physical addresses (privileged) */
 #define PMUPROF_CF_CODE_PAGE	  (1u << 6) /* page size backing the IP */
-#define PMUPROF_CF__ALL		  ((1u << 7) - 1)
+#define PMUPROF_CF_INHERIT	  (1u << 7) /* TARGET_PID: also its descendants, see below */
+#define PMUPROF_CF__ALL		  ((1u << 8) - 1)
+
+/*
+ * PMUPROF_CF_INHERIT (only with PMUPROF_TARGET_PID, else -EINVAL): a sample
+ * is kept when the interrupted task's tgid is `pid` (as without the flag) or
+ * when one of its ancestors' tgid is, following each task's real parent up
+ * to PMUPROF_INHERIT_MAX_DEPTH levels. Ancestry is looked at sample time, not
+ * fork time: children that exist before CONFIGURE are followed too, but a
+ * process re-parented because its parent exited (to init or a child
+ * subreaper above the target: a daemonising double fork) falls out of the
+ * tree; perf's inherit, which attaches at fork, keeps it. An opener without
+ * CAP_SYS_PTRACE gets a descendant's samples only while that process could
+ * be ptraced by the opener (same uid/gid, dumpable: not after a setuid or
+ * file-capability exec); the others are filtered, as perf drops inherited
+ * events at such an exec. Samples dropped because the walk hit its depth
+ * cap are counted in pmuprof_cpu_stats.inherit_capped (and in filtered).
+ */
+#define PMUPROF_INHERIT_MAX_DEPTH 32
 
 struct pmuprof_config {
 	__u32 size;	    /* in: sizeof(struct pmuprof_config) */
@@ -181,7 +199,7 @@ struct pmuprof_config {
 	__u32 ring_size;    /* bytes per CPU, 0 = default; power of two */
 	__u32 wakeup_bytes; /* wake reader when this much is queued; 0 = ring/4 */
 	__u32 target;	    /* enum pmuprof_target */
-	__s32 pid;	    /* PMUPROF_TARGET_PID: tgid to follow */
+	__s32 pid;	    /* PMUPROF_TARGET_PID: tgid to follow (+ descendants: CF_INHERIT) */
 	__u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* PMUPROF_TARGET_CPUS */
 	__u64 __reserved[4];
 	struct pmuprof_event_config events[PMUPROF_MAX_EVENTS];
@@ -235,7 +253,8 @@ struct pmuprof_cpu_stats {
 	__u64 read_records;	/* records read() delivered */
 	__u64 read_bytes;
 	__u64 hist[PMUPROF_HIST_BUCKETS]; /* handler time histogram */
-	__u64 __reserved[4];
+	__u64 inherit_capped; /* CF_INHERIT: ancestry walk hit its depth cap (filtered) */
+	__u64 __reserved[3];
 };
 
 struct pmuprof_stats {

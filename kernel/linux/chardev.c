@@ -151,6 +151,14 @@ static long pp_ioc_configure(struct pp_session *s, void __user *uarg)
 		err = pp_check_pid(cfg, &plan->cap.pid, &why);
 	if (err)
 		goto out;
+	if (plan->cap.inherit_check_creds) {
+		/* CF_INHERIT: descendants as pp_check_pid judges the target,
+		 * per sample (capture.h): an opener with CAP_SYS_PTRACE sees
+		 * them all, others those with its ids that stayed dumpable. */
+		plan->cap.inherit_check_creds = !has_capability_noaudit(current, CAP_SYS_PTRACE);
+		plan->cap.opener_uid = __kuid_val(current_uid());
+		plan->cap.opener_gid = __kgid_val(current_gid());
+	}
 
 	/* Validated: only now replace the previous configuration. */
 	pp_session_free_rings(s);

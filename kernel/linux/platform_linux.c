@@ -7,6 +7,9 @@
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
+#include <linux/sched/coredump.h>
+#include <linux/rcupdate.h>
+#include <linux/cred.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -124,6 +127,65 @@ void plat_current_task(struct pp_task *t)
 	memcpy(t->comm, p->comm, sizeof(t->comm));
 }
 NOKPROBE_SYMBOL(plat_current_task);
+
+enum pp_descent plat_task_descends_from(u32 tgid, unsigned int max_depth)
+{
+	struct task_struct *p = current;
+	enum pp_descent ret = PP_DESCENT_CAPPED;
+	unsigned int depth;
+
+	if ((p->flags & PF_KTHREAD) || is_idle_task(p))
+		return PP_DESCENT_NO;
+	/*
+	 * As Yama's task_is_descendant(), bounded. real_parent is __rcu
+	 * (re-parenting rewrites it under tasklist_lock) and a task_struct is
+	 * freed only after a grace period (delayed_put_task_struct), so every
+	 * ancestor reached stays valid until rcu_read_unlock(). RCU read-side
+	 * sections are allowed in NMI (the handler is already an RCU reader:
+	 * STOP's synchronize_rcu() relies on it). The walk ends at init (pid
+	 * 1), at the idle task (pid 0, init's and kthreadd's parent) or at a
+	 * kernel thread (a usermode helper's parent): none is under a user
+	 * process.
+	 */
+	rcu_read_lock();
+	for (depth = 0; depth < max_depth; depth++) {
+		p = rcu_dereference(p->real_parent);
+		if ((u32)READ_ONCE(p->tgid) == tgid) {
+			ret = PP_DESCENT_YES;
+			break;
+		}
+		if (READ_ONCE(p->pid) <= 1 || (READ_ONCE(p->flags) & PF_KTHREAD)) {
+			ret = PP_DESCENT_NO;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+NOKPROBE_SYMBOL(plat_task_descends_from);
+
+bool plat_current_traceable_by(u32 uid, u32 gid)
+{
+	struct task_struct *p = current;
+	struct mm_struct *mm = READ_ONCE(p->mm);
+	const struct cred *c;
+	bool ok;
+
+	/* __ptrace_may_access(PTRACE_MODE_READ_REALCREDS) without the
+	 * capability and LSM parts (the glue decided CAP_SYS_PTRACE at
+	 * CONFIGURE): ids against the task's objective creds, then dumpable.
+	 * Our own mm cannot go away under an NMI that interrupted us. */
+	if (!mm || (p->flags & PF_KTHREAD) || get_dumpable(mm) != SUID_DUMP_USER)
+		return false;
+	rcu_read_lock();
+	c = rcu_dereference(p->real_cred);
+	ok = __kuid_val(c->uid) == uid && __kuid_val(c->euid) == uid &&
+	     __kuid_val(c->suid) == uid && __kgid_val(c->gid) == gid &&
+	     __kgid_val(c->egid) == gid && __kgid_val(c->sgid) == gid;
+	rcu_read_unlock();
+	return ok;
+}
+NOKPROBE_SYMBOL(plat_current_traceable_by);
 
 static void fill_regs(struct pp_regs *r, struct pt_regs *regs)
 {

@@ -101,6 +101,36 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 				       wake);
 }
 
+/*
+ * The TARGET_PID filter. The direct tgid check is the common case and costs
+ * nothing; only a task of another process, with CF_INHERIT, pays for the
+ * ancestry walk (a few dependent loads per level, at most
+ * PMUPROF_INHERIT_MAX_DEPTH levels, stopping at init). No cache of earlier
+ * answers: a tgid-keyed one is wrong after pid reuse within a session (a
+ * fork-heavy build wraps pid_max), and re-parenting moves a process out of
+ * the tree at any time.
+ */
+static bool pid_match(struct capture_ctx *c, const struct capture_params *p,
+		      const struct pp_task *t)
+{
+	if (t->idle)
+		return false;
+	if (t->pid == (u32)p->pid)
+		return true;
+	if (!(p->flags & PMUPROF_CF_INHERIT) || t->kthread)
+		return false;
+	switch (plat_task_descends_from((u32)p->pid, PMUPROF_INHERIT_MAX_DEPTH)) {
+	case PP_DESCENT_YES:
+		return !p->inherit_check_creds ||
+		       plat_current_traceable_by(p->opener_uid, p->opener_gid);
+	case PP_DESCENT_CAPPED:
+		c->st.inherit_capped++; /* also counted as filtered by the caller */
+		return false;
+	default:
+		return false;
+	}
+}
+
 /* Kernel IPs live in the upper half of the address space (x86-64). */
 static bool kernel_ip(u64 ip)
 {
@@ -141,7 +171,7 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 		       : (p->flags & PMUPROF_CF_EXCLUDE_KERNEL))
 		goto filtered;
 	plat_current_task(&task);
-	if (p->target == PMUPROF_TARGET_PID && (task.idle || task.pid != (u32)p->pid))
+	if (p->target == PMUPROF_TARGET_PID && !pid_match(c, p, &task))
 		goto filtered;
 
 	if (!regs->user && (p->flags & PMUPROF_CF_KSTACK) && p->privileged) {
@@ -331,6 +361,7 @@ void capture__stats_add(struct pmuprof_cpu_stats *dst, const struct pmuprof_cpu_
 	dst->ipis_sent += src->ipis_sent;
 	dst->throttled += src->throttled;
 	dst->overflow_loops_capped += src->overflow_loops_capped;
+	dst->inherit_capped += src->inherit_capped;
 	dst->handler_ns_total += src->handler_ns_total;
 	dst->read_records += src->read_records;
 	dst->read_bytes += src->read_bytes;

@@ -61,6 +61,12 @@ struct capture_params {
 	bool privileged; /* may see kernel addresses */
 	u32 nr_events;
 	u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* PMUPROF_TARGET_CPUS */
+	/* CF_INHERIT: a descendant (not the target process itself) is kept
+	 * only if plat_current_traceable_by(opener_uid, opener_gid) when
+	 * inherit_check_creds is set (the opener lacks CAP_SYS_PTRACE).
+	 * session__validate() sets it; the glue fills the ids or clears it. */
+	bool inherit_check_creds;
+	u32 opener_uid, opener_gid;
 };
 
 struct capture_ctx {
@@ -92,6 +98,13 @@ void capture__reset(struct capture_cpu *cc);
 /*
  * Capture one sample of `source`/`event` standing for `period` from the
  * interrupted `regs`, into ring `r` (whose ->cpu is the sampled CPU).
+ * Filters first (counted in `filtered`): CPU set, mode, and for TARGET_PID
+ * the task's tgid; with CF_INHERIT a task of another process passes when it
+ * descends from the target (plat_task_descends_from, at most
+ * PMUPROF_INHERIT_MAX_DEPTH ancestors, walked only when the tgid check
+ * failed, never for idle or kernel threads; a walk that hits the cap counts
+ * `inherit_capped`) and, with inherit_check_creds, the opener could ptrace
+ * it.
  * `regs` is passed unchanged to plat_kernel_stack(). Sets *wake when the
  * reader should be woken (watermark crossed). Returns enum capture_result.
  * [NMI]

@@ -193,6 +193,8 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 	if ((cfg->flags & PMUPROF_CF_PHYS_ADDR) &&
 	    !(cfg->flags & (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE)))
 		FAIL(EINVAL, "PHYS_ADDR needs DATA_ADDR or CODE_PAGE");
+	if ((cfg->flags & PMUPROF_CF_INHERIT) && cfg->target != PMUPROF_TARGET_PID)
+		FAIL(EINVAL, "INHERIT follows a process tree: it needs target PID");
 	if (cfg->flags & ~env->supported_flags)
 		FAIL(EOPNOTSUPP, "a requested feature flag is not implemented by this module");
 	if ((cfg->flags & PMUPROF_CF_PHYS_ADDR) && !privileged)
@@ -263,6 +265,9 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 	out->cap.pid = cfg->pid;
 	out->cap.privileged = privileged;
 	out->cap.nr_events = cfg->nr_events;
+	/* Descendants are checked against the opener's ids unless the glue
+	 * knows better (it clears this for CAP_SYS_PTRACE). */
+	out->cap.inherit_check_creds = (cfg->flags & PMUPROF_CF_INHERIT) != 0;
 	memcpy(out->cap.cpu_mask, cfg->cpu_mask, sizeof(out->cap.cpu_mask));
 	return 0;
 }

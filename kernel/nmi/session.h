@@ -19,7 +19,8 @@
  *            in range, wakeup > ring, no events or > PMUPROF_MAX_EVENTS,
  *            period 0 or below the minimum, rate above the maximum, a
  *            cpu-clock event with a config or PRECISE, two clock events,
- *            EXCLUDE_USER and EXCLUDE_KERNEL together
+ *            EXCLUDE_USER and EXCLUDE_KERNEL together, INHERIT without
+ *            target PID
  *   -ENODEV  the event's source is not usable here (no PMU, one CPU for
  *            NMI_IPI, PEBS absent), or pmu__plan() says the event is absent
  *   -ENOSPC  more PMU events than counters (from pmu__plan())

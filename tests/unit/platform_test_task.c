@@ -8,6 +8,11 @@ static bool have_uregs;
 static u64 kframes[PLAT_TEST_KSTACK_MAX];
 static unsigned int nkframes, kcalls, ucalls;
 static const struct pp_regs *klast;
+static u32 ancestors[PLAT_TEST_ANCESTORS_MAX];
+static unsigned int nancestors, dcalls, dlast_depth, dlevels;
+static u32 cred_uid, cred_gid;
+static bool cred_dumpable;
+static unsigned int tcalls;
 
 void plat_test_task_reset(void)
 {
@@ -18,6 +23,73 @@ void plat_test_task_reset(void)
 	kcalls = 0;
 	ucalls = 0;
 	klast = NULL;
+	nancestors = 0;
+	dcalls = 0;
+	dlast_depth = 0;
+	dlevels = 0;
+	plat_test_task_set_creds(1000, 1000, true);
+	tcalls = 0;
+}
+
+void plat_test_task_set_ancestors(const u32 *tgids, unsigned int n)
+{
+	if (n > PLAT_TEST_ANCESTORS_MAX)
+		n = PLAT_TEST_ANCESTORS_MAX;
+	memcpy(ancestors, tgids, n * sizeof(u32));
+	nancestors = n;
+}
+
+unsigned int plat_test_task_descends_calls(void)
+{
+	return dcalls;
+}
+
+unsigned int plat_test_task_descends_last_depth(void)
+{
+	return dlast_depth;
+}
+
+unsigned int plat_test_task_descends_levels(void)
+{
+	return dlevels;
+}
+
+void plat_test_task_set_creds(u32 uid, u32 gid, bool dumpable)
+{
+	cred_uid = uid;
+	cred_gid = gid;
+	cred_dumpable = dumpable;
+}
+
+unsigned int plat_test_task_traceable_calls(void)
+{
+	return tcalls;
+}
+
+enum pp_descent plat_task_descends_from(u32 tgid, unsigned int max_depth)
+{
+	unsigned int depth;
+
+	dcalls++;
+	dlast_depth = max_depth;
+	if (cur.idle || cur.kthread)
+		return PP_DESCENT_NO;
+	for (depth = 0; depth < max_depth; depth++) {
+		if (depth == nancestors)
+			return PP_DESCENT_NO; /* the root */
+		dlevels++;
+		if (ancestors[depth] == tgid)
+			return PP_DESCENT_YES;
+		if (ancestors[depth] <= 1)
+			return PP_DESCENT_NO; /* init */
+	}
+	return PP_DESCENT_CAPPED;
+}
+
+bool plat_current_traceable_by(u32 uid, u32 gid)
+{
+	tcalls++;
+	return !cur.kthread && cred_dumpable && uid == cred_uid && gid == cred_gid;
 }
 
 void plat_test_task_set(u32 pid, u32 tid, const char *comm, bool idle, bool kthread)

@@ -12,6 +12,14 @@
  *    (plat_test_task_set_kstack), at most `max` entries, and sets
  *    *truncated when frames were left; it remembers the regs pointer it
  *    was given so tests can check the capture code passed them through.
+ *  - plat_task_descends_from() walks a scripted ancestry of the current
+ *    task (plat_test_task_set_ancestors: tgids, parent first) as Linux
+ *    does: NO for an idle or kernel-thread current task, YES at the first
+ *    ancestor with the tgid, NO at init (tgid <= 1) or past the last
+ *    ancestor (the root; a kernel-thread ancestor ends a Linux walk the
+ *    same way), CAPPED after max_depth ancestors. Default: no ancestors.
+ *  - plat_current_traceable_by() compares with the scripted ids and
+ *    dumpable state (plat_test_task_set_creds; default 1000/1000, dumpable).
  */
 #ifndef PLATFORM_TEST_TASK_H
 #define PLATFORM_TEST_TASK_H
@@ -29,5 +37,13 @@ void plat_test_task_set_kstack(const u64 *frames, unsigned int n);
 unsigned int plat_test_task_kstack_calls(void);
 const struct pp_regs *plat_test_task_kstack_regs(void);
 unsigned int plat_test_task_user_regs_calls(void);
+
+#define PLAT_TEST_ANCESTORS_MAX 64
+void plat_test_task_set_ancestors(const u32 *tgids, unsigned int n);
+unsigned int plat_test_task_descends_calls(void);
+unsigned int plat_test_task_descends_last_depth(void); /* max_depth of the last call */
+unsigned int plat_test_task_descends_levels(void);     /* ancestors looked at, all calls */
+void plat_test_task_set_creds(u32 uid, u32 gid, bool dumpable);
+unsigned int plat_test_task_traceable_calls(void);
 
 #endif

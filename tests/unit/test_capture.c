@@ -118,7 +118,7 @@ E(e_size_zero)
 }
 E(e_flags_unknown)
 {
-	c->flags |= 1u << 7;
+	c->flags |= 1u << 8; /* first bit after PMUPROF_CF_INHERIT */
 }
 E(e_flags_high)
 {
@@ -380,7 +380,7 @@ static const struct vcase vcases[] = {
 	{"valid", e_none, NULL, 0},
 	{"size below VER0", e_size_small, NULL, EINVAL},
 	{"size 0", e_size_zero, NULL, EINVAL},
-	{"unknown flag bit 7", e_flags_unknown, NULL, EINVAL},
+	{"unknown flag bit 8", e_flags_unknown, NULL, EINVAL},
 	{"unknown flag bit 31", e_flags_high, NULL, EINVAL},
 	{"reserved word", e_reserved, NULL, EINVAL},
 	{"exclude user and kernel", e_excl_both, NULL, EINVAL},

@@ -92,6 +92,26 @@ void plat_current_task(struct pp_task *t); /* [NMI] */
  * user stack when the NMI hit kernel code). false for kernel threads. */
 bool plat_user_regs(struct pp_regs *out); /* [NMI] */
 
+/* Does the current task descend from process `tgid`? Walks the real-parent
+ * chain from the current task's parent (a thread's parent is its process's
+ * parent), comparing each ancestor's tgid, at most `max_depth` ancestors.
+ * NO at once for kernel threads and the idle task, and when the walk reaches
+ * init (pid 1) or the root of the tree without a match; CAPPED when
+ * `max_depth` ancestors were looked at without reaching either. The current
+ * task's own tgid is the caller's business (it checks that first). */
+enum pp_descent {
+	PP_DESCENT_NO = 0,
+	PP_DESCENT_YES = 1,
+	PP_DESCENT_CAPPED = 2,
+};
+enum pp_descent plat_task_descends_from(u32 tgid, unsigned int max_depth); /* [NMI] */
+/* May an opener with real uid/gid `uid`/`gid` (initial user namespace) and
+ * without CAP_SYS_PTRACE profile the current task? As ptrace's read check:
+ * the task's real, effective and saved uids and gids all equal uid/gid and
+ * its memory is dumpable by its owner (not after a setuid, setgid or
+ * file-capability exec or a credential change). false for kernel threads. */
+bool plat_current_traceable_by(u32 uid, u32 gid); /* [NMI] */
+
 /* --- Kernel call stack ------------------------------------------------- */
 /* Walk the kernel stack from the interrupted regs (which are kernel-mode),
  * storing return addresses after out[0] = regs->ip. Returns frames stored;
