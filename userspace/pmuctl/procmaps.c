@@ -12,8 +12,9 @@
 
 #include "procmaps.h"
 
-#define REFRESH_NS	  1000000000ull /* re-read a known pid's maps at most once a second */
-#define NOTE_MAX	  (64u << 10)	/* PT_NOTE bytes read per segment */
+#define REFRESH_NS	  1000000000ull	 /* re-read a known pid's maps at most once a second */
+#define FORGET_NS	  30000000000ull /* forget a gone pid 30 s after its last sample */
+#define NOTE_MAX	  (64u << 10)	 /* PT_NOTE bytes read per segment */
 #define BUILDID_CACHE_MAX 4096
 #define MAPS_READ_MAX	  (16u << 20)
 
@@ -191,28 +192,71 @@ static int cached_buildid(struct procmaps *pm, const char *path, const char *alt
 	return len;
 }
 
-static struct pid_ent *pid_slot(struct procmaps *pm, int pid, bool insert)
+/*
+ * Whether a table entry may be forgotten when the table is rebuilt: its pid
+ * was last seen FORGET_NS ago or more and the process is gone. Samples reach
+ * pmuctl within a drain or two of being taken, so no sample of it can still
+ * come; if the pid is reused later, the new process is snapshot afresh.
+ * Without this the table grows with every pid ever seen (a build server
+ * spawns thousands a second) instead of with the processes alive.
+ */
+static bool pid_forgettable(const struct procmaps *pm, const struct pid_ent *e, uint64_t now_ns)
+{
+	char path[PATH_MAX + 32];
+
+	if (!now_ns || now_ns <= e->last_ns || now_ns - e->last_ns < FORGET_NS)
+		return false;
+	if (e->gone)
+		return true;
+	snprintf(path, sizeof(path), "%s/%d", pm->proc, e->pid);
+	return access(path, F_OK) != 0;
+}
+
+/* Rebuild the open-addressing table with room for one more entry, dropping
+ * forgettable entries; the new capacity keeps the load at most 1/4, so
+ * rebuilds (and their access() calls) are amortised over many inserts. */
+static int pid_table_rebuild(struct procmaps *pm, uint64_t now_ns)
+{
+	size_t ncap = 256, live = 0, i, j;
+	struct pid_ent *n;
+
+	for (j = 0; j < pm->cap; j++) {
+		if (!pm->pids[j].pid)
+			continue;
+		if (pid_forgettable(pm, &pm->pids[j], now_ns))
+			pm->pids[j].pid = -pm->pids[j].pid; /* marked: not copied */
+		else
+			live++;
+	}
+	while ((live + 1) * 4 > ncap)
+		ncap *= 2;
+	n = calloc(ncap, sizeof(*n));
+	if (!n) {
+		for (j = 0; j < pm->cap; j++) /* undo the marks: the table stays as it was */
+			if (pm->pids[j].pid < 0)
+				pm->pids[j].pid = -pm->pids[j].pid;
+		return -ENOMEM;
+	}
+	for (j = 0; j < pm->cap; j++) {
+		if (pm->pids[j].pid <= 0)
+			continue;
+		for (i = (size_t)pm->pids[j].pid & (ncap - 1); n[i].pid; i = (i + 1) & (ncap - 1))
+			;
+		n[i] = pm->pids[j];
+	}
+	free(pm->pids);
+	pm->pids = n;
+	pm->cap = ncap;
+	pm->used = live;
+	return 0;
+}
+
+static struct pid_ent *pid_slot(struct procmaps *pm, int pid, bool insert, uint64_t now_ns)
 {
 	size_t i, mask;
 
-	if (insert && (pm->used + 1) * 2 > pm->cap) {
-		size_t ncap = pm->cap ? pm->cap * 2 : 256, j;
-		struct pid_ent *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (j = 0; j < pm->cap; j++) {
-			if (!pm->pids[j].pid)
-				continue;
-			for (i = (size_t)pm->pids[j].pid & (ncap - 1); n[i].pid;
-			     i = (i + 1) & (ncap - 1))
-				;
-			n[i] = pm->pids[j];
-		}
-		free(pm->pids);
-		pm->pids = n;
-		pm->cap = ncap;
-	}
+	if (insert && (pm->used + 1) * 2 > pm->cap && pid_table_rebuild(pm, now_ns) < 0)
+		return NULL;
 	if (!pm->cap)
 		return NULL;
 	mask = pm->cap - 1;
@@ -258,6 +302,11 @@ size_t procmaps__nr_processes(const struct procmaps *pm)
 size_t procmaps__nr_mmaps(const struct procmaps *pm)
 {
 	return pm->nr_mmaps;
+}
+
+size_t procmaps__nr_tracked(const struct procmaps *pm)
+{
+	return pm->used;
 }
 
 /* ---------------------------------------------------------------- */
@@ -390,7 +439,7 @@ static void read_process(struct procmaps *pm, int pid, const char *comm_hint)
 
 int procmaps__snapshot(struct procmaps *pm, int pid, bool exited, uint64_t now_ns)
 {
-	struct pid_ent *e = pid_slot(pm, pid, true);
+	struct pid_ent *e = pid_slot(pm, pid, true, now_ns);
 	char path[PATH_MAX + 64];
 	char *maps, *line;
 	size_t len;
@@ -457,7 +506,7 @@ int procmaps__see(struct procmaps *pm, int pid, const char *comm, uint64_t now_n
 
 	if (pid <= 0)
 		return 0; /* idle / kernel context without a process */
-	e = pid_slot(pm, pid, false);
+	e = pid_slot(pm, pid, false, now_ns);
 	if (e && (e->gone || now_ns - e->last_ns < REFRESH_NS))
 		return 0;
 	if (!e) {
@@ -465,7 +514,7 @@ int procmaps__see(struct procmaps *pm, int pid, const char *comm, uint64_t now_n
 
 		snprintf(path, sizeof(path), "%s/%d", pm->proc, pid);
 		if (access(path, F_OK) != 0) {
-			e = pid_slot(pm, pid, true);
+			e = pid_slot(pm, pid, true, now_ns);
 			if (!e)
 				return -ENOMEM;
 			e->gone = true;

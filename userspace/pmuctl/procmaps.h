@@ -28,6 +28,9 @@ int procmaps__see(struct procmaps *pm, int pid, const char *comm, uint64_t now_n
 int procmaps__snapshot(struct procmaps *pm, int pid, bool exited, uint64_t now_ns);
 size_t procmaps__nr_processes(const struct procmaps *pm);
 size_t procmaps__nr_mmaps(const struct procmaps *pm);
+/* Pids the table holds now: live ones and those gone less than 30 s ago
+ * (memory is bounded by that, not by every pid ever seen). */
+size_t procmaps__nr_tracked(const struct procmaps *pm);
 
 /* ELF build-id helpers (own small note parser). Return the id length (> 0),
  * 0 when there is no build-id note, or -errno. */
