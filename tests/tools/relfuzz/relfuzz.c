@@ -724,8 +724,6 @@ static void random_config(struct pmuprof_config *c, uint64_t *s, int *must_fail)
 		switch (rel_rnd(s) % 14) {
 		case 0:
 			c->flags = (uint32_t)rel_rnd(s);
-			if (c->flags & ~PMUPROF_CF__ALL)
-				*must_fail = 1;
 			break;
 		case 1:
 			c->events[0].period = periods[rel_rnd(s) % 10];
@@ -752,12 +750,9 @@ static void random_config(struct pmuprof_config *c, uint64_t *s, int *must_fail)
 			break;
 		case 8:
 			c->events[0].flags = (uint32_t)rel_rnd(s) & (rel_rnd(s) % 2 ? 3 : ~0u);
-			if (c->events[0].flags & ~PMUPROF_EVF__ALL)
-				*must_fail = 1;
 			break;
 		case 9:
 			c->__reserved[rel_rnd(s) % 4] = rel_rnd(s) | 1;
-			*must_fail = 1;
 			break;
 		case 10:
 			c->wakeup_bytes = (uint32_t)rel_rnd(s) >> (rel_rnd(s) % 32);
@@ -774,6 +769,12 @@ static void random_config(struct pmuprof_config *c, uint64_t *s, int *must_fail)
 			break;
 		}
 	}
+	/* Judge the final config: a later mutation may overwrite an earlier
+	 * invalid one (two flag mutations, the second valid). */
+	*must_fail = (c->flags & ~PMUPROF_CF__ALL) || (c->events[0].flags & ~PMUPROF_EVF__ALL);
+	for (int i = 0; i < 4; i++)
+		if (c->__reserved[i])
+			*must_fail = 1;
 }
 
 /* A pid that exits right now (maybe before, maybe after CONFIGURE). */
@@ -815,7 +816,8 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 		ret = ioctl(fd, PMUPROF_IOC_CONFIGURE, &c);
 		if (!ret && rel_rnd(s) % 2)
 			ioctl(fd, PMUPROF_IOC_START);
-		waitpid(p, NULL, 0);
+		while (p > 0 && waitpid(p, NULL, 0) < 0 && errno == EINTR)
+			;
 		what = "configure-exiting-pid";
 		break;
 	}
@@ -916,12 +918,18 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 			if (p == 0) {
 				uint64_t cs = *s ^ 0x9e3779b97f4a7c15ull;
 
+				/* nobody signals the child out of a blocking
+				 * read() (op 14): SIGALRM's default action ends
+				 * it, so it cannot keep the file open forever */
+				alarm(5);
 				for (int i = 0; i < 20; i++)
 					random_op(fd, &cs, big, 1);
 				_exit(0);
 			}
-			if (p > 0)
-				waitpid(p, NULL, 0);
+			/* SIGUSR1 (no SA_RESTART) interrupts waitpid: retry,
+			 * or the child would outlive this phase */
+			while (p > 0 && waitpid(p, NULL, 0) < 0 && errno == EINTR)
+				;
 		}
 		return;
 	default: {
@@ -941,6 +949,9 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 		FAILF("%s: invalid call succeeded\n", what);
 }
 
+#define RELFUZZ_BIG 16384 /* multiple of the 4096 alignment */
+_Static_assert(RELFUZZ_BIG >= PMUPROF_READ_MIN + 4096, "random reads must fit the buffer");
+
 static volatile int thr_done[16];
 
 static void on_usr1(int sig)
@@ -951,7 +962,9 @@ static void on_usr1(int sig)
 static void *thread_main(void *arg)
 {
 	struct thr *t = arg;
-	char *big = aligned_alloc(4096, 8192);
+	/* reads go up to PMUPROF_READ_MIN + 4095 bytes (case 8/9): the buffer
+	 * must hold the largest, or a busy session's records overrun it */
+	char *big = aligned_alloc(4096, RELFUZZ_BIG);
 
 	while (!stop_all && atomic_load(&n_calls) < max_calls && rel_now() < deadline)
 		random_op(t->fd, &t->seed, big, t->id);
