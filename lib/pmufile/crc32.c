@@ -21,6 +21,7 @@
 
 static uint32_t crc_table[CRC32_SLICES][256];
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+static void crc32_shift_init(void);
 static int crc_have_hw;
 
 static void crc32_init(void)
@@ -38,6 +39,7 @@ static void crc32_init(void)
 
 			crc_table[k][i] = (prev >> 8) ^ crc_table[0][prev & 0xff];
 		}
+	crc32_shift_init();
 #if defined(__x86_64__)
 	__builtin_cpu_init();
 	crc_have_hw = __builtin_cpu_supports("sse4.2") && !getenv("PMUFILE_CRC_SOFT");
@@ -69,12 +71,75 @@ static uint32_t crc32c_soft(uint32_t crc, const uint8_t *p, size_t len)
 	return crc;
 }
 
+/*
+ * Three-lane hardware CRC. One crc32q has a latency of 3 cycles but a
+ * throughput of 1 per cycle, so a single dependent chain runs at a third of
+ * the unit's speed. The buffer is taken in chunks of 3 lanes of
+ * CRC32_LANE bytes, each lane's CRC computed independently (interleaved),
+ * then joined. CRC registers are linear over GF(2):
+ *   R(r, D1 D2 D3) = S2(R(r, D1)) ^ S1(R(0, D2)) ^ R(0, D3)
+ * where Sk(c) = R(c, k * CRC32_LANE zero bytes), a linear map of the 32-bit
+ * register, applied with four 256-entry tables (one per register byte).
+ */
+#define CRC32_LANE 256u
+static uint32_t crc_shift[2][4][256]; /* [S1, S2][register byte][value] */
+
+/* Register after `n` zero bytes from register c (portable path). */
+static uint32_t crc32c_zeros(uint32_t c, size_t n)
+{
+	while (n--)
+		c = crc_table[0][c & 0xff] ^ (c >> 8);
+	return c;
+}
+
+static void crc32_shift_init(void)
+{
+	for (int k = 0; k < 2; k++) {
+		uint32_t basis[32];
+
+		for (int bit = 0; bit < 32; bit++)
+			basis[bit] = crc32c_zeros(1u << bit, (size_t)(k + 1) * CRC32_LANE);
+		for (int byte = 0; byte < 4; byte++)
+			for (uint32_t v = 0; v < 256; v++) {
+				uint32_t img = 0;
+
+				for (int bit = 0; bit < 8; bit++)
+					if (v & (1u << bit))
+						img ^= basis[8 * byte + bit];
+				crc_shift[k][byte][v] = img;
+			}
+	}
+}
+
+static inline uint32_t crc32c_shift(int k, uint32_t c)
+{
+	return crc_shift[k][0][c & 0xff] ^ crc_shift[k][1][(c >> 8) & 0xff] ^
+	       crc_shift[k][2][(c >> 16) & 0xff] ^ crc_shift[k][3][c >> 24];
+}
+
 #if defined(__x86_64__)
 __attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p,
 							    size_t len)
 {
 	uint64_t c = crc;
 
+	while (len >= 3 * CRC32_LANE) {
+		uint64_t a = c, b = 0, d = 0;
+
+		for (size_t i = 0; i < CRC32_LANE; i += 8) {
+			uint64_t va, vb, vd;
+
+			memcpy(&va, p + i, 8);
+			memcpy(&vb, p + CRC32_LANE + i, 8);
+			memcpy(&vd, p + 2 * CRC32_LANE + i, 8);
+			a = __builtin_ia32_crc32di(a, va);
+			b = __builtin_ia32_crc32di(b, vb);
+			d = __builtin_ia32_crc32di(d, vd);
+		}
+		c = crc32c_shift(1, (uint32_t)a) ^ crc32c_shift(0, (uint32_t)b) ^ (uint32_t)d;
+		p += 3 * CRC32_LANE;
+		len -= 3 * CRC32_LANE;
+	}
 	while (len >= 8) {
 		uint64_t v;
 

@@ -340,13 +340,18 @@ START_TEST(test_crc32_vectors)
 				  0x22620404u);
 	}
 	/* hardware and portable paths agree on every length/alignment */
-	uint8_t buf[300];
+	/* ... including the three-lane path (chunks of 768 bytes) and chaining
+	 * from a non-zero CRC into it */
+	static uint8_t buf[5000];
 	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = (uint8_t)(i * 131 + 7);
+		buf[i] = (uint8_t)(i * 131 + 7 + (i >> 8));
 	for (size_t off = 0; off < 9; off++)
-		for (size_t len = 0; len + off <= sizeof(buf); len += 7)
+		for (size_t len = 0; len + off <= sizeof(buf); len += (len < 800 ? 7 : 61)) {
 			ck_assert_uint_eq(pmufile__crc32(0, buf + off, len),
 					  pmufile__crc32_soft(0, buf + off, len));
+			ck_assert_uint_eq(pmufile__crc32(0x12345678u, buf + off, len),
+					  pmufile__crc32_soft(0x12345678u, buf + off, len));
+		}
 }
 END_TEST
 
