@@ -111,6 +111,7 @@ bench: all guest-bins
 	@sh bench/run.sh $(if $(QUICK),--quick)
 
 soak: all guest-bins
+	@sh scripts/deps.sh soak
 	@sh tests/soak.sh
 
 # Only tracked sources (generated files such as kernel/*.mod.c are not ours).
@@ -132,5 +133,6 @@ uninstall:
 	sh scripts/dkms-install.sh uninstall "$(DESTDIR)"
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/gobj $(BUILD)/bin $(BUILD)/guest $(BUILD)/tests $(BUILD)/vm
+	rm -rf $(BUILD)/obj $(BUILD)/gobj $(BUILD)/bin $(BUILD)/guest $(BUILD)/tests $(BUILD)/vm \
+		$(BUILD)/lib $(BUILD)/bench $(BUILD)/soak $(BUILD)/guest-kmod
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean >/dev/null 2>&1

@@ -6,6 +6,8 @@ set -e
 PKGS="make gcc libc6-dev pkg-config libpfm4-dev libelf-dev libdw-dev zlib1g-dev check \
 qemu-system-x86 busybox-static cpio gzip linux-headers-amd64 binutils kmod \
 libxml2-utils valgrind linux-perf"
+# `deps.sh soak` also installs what only `make soak` needs (clang for libFuzzer).
+[ "${1:-}" = soak ] && PKGS="$PKGS clang"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
