@@ -13,6 +13,8 @@
  *    contribution of a byte followed by k zero bytes.
  */
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "lib/pmufile/format.h"
 
@@ -169,6 +171,17 @@ uint32_t pmufile__crc32_soft(uint32_t crc, const void *buf, size_t len)
 {
 	pthread_once(&crc_once, crc32_init);
 	return ~crc32c_soft(~crc, buf, len);
+}
+
+void pmufile__set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 }
 
 const char *pmufile__frame_name(unsigned int type)

@@ -76,6 +76,10 @@ enum pmufile_frame_type {
  * pmufile__crc32_soft() always takes the portable path (for tests). */
 uint32_t pmufile__crc32(uint32_t crc, const void *buf, size_t len);
 uint32_t pmufile__crc32_soft(uint32_t crc, const void *buf, size_t len);
+/* Format a message into the caller's err buffer (ignored when err is NULL
+ * or errlen 0): the one error-message helper of the reader and the writer. */
+void pmufile__set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static inline size_t pmufile__align8(size_t n)
 {

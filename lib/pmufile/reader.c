@@ -73,19 +73,6 @@ struct reader {
 	char bad_msg[512]; /* why the first SF_BAD frame is bad (strict reports it) */
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* ------------------------------------------------------------------ */
 /* Bounds-checked payload cursor                                       */
 /* ------------------------------------------------------------------ */
@@ -104,11 +91,11 @@ static bool need(struct rcur *c, size_t n, const char *field)
 	if (c->bad)
 		return false;
 	if (c->len - c->off < n) {
-		set_err(c->why, c->whylen,
-			"%s frame: field '%s' at offset %" PRIu64
-			" needs %zu bytes but the payload "
-			"ends after %zu",
-			c->frame, field, c->base + c->off, n, c->len - c->off);
+		pmufile__set_err(c->why, c->whylen,
+				 "%s frame: field '%s' at offset %" PRIu64
+				 " needs %zu bytes but the payload "
+				 "ends after %zu",
+				 c->frame, field, c->base + c->off, n, c->len - c->off);
 		c->bad = true;
 		return false;
 	}
@@ -146,10 +133,11 @@ static uint32_t rbytes(struct rcur *c, void *dst, size_t cap, const char *field)
 	if (c->bad)
 		return 0;
 	if (n > cap) {
-		set_err(c->why, c->whylen,
-			"%s frame: field '%s' at offset %" PRIu64 " is %u bytes long; at most %zu "
-			"expected",
-			c->frame, field, at, n, cap);
+		pmufile__set_err(c->why, c->whylen,
+				 "%s frame: field '%s' at offset %" PRIu64
+				 " is %u bytes long; at most %zu "
+				 "expected",
+				 c->frame, field, at, n, cap);
 		c->bad = true;
 		return 0;
 	}
@@ -198,9 +186,10 @@ static void parse_header(struct rcur *c, struct pmufile_header *h)
 	 * older (shorter) one reads as zero beyond its end. */
 	n = r32(c, "info.size");
 	if (!c->bad && n > PMUFILE_MAX_BLOB) {
-		set_err(c->why, c->whylen,
-			"HEADER frame: info size %u at offset %" PRIu64 ", expected at most %u", n,
-			c->base + c->off - 4, PMUFILE_MAX_BLOB);
+		pmufile__set_err(c->why, c->whylen,
+				 "HEADER frame: info size %u at offset %" PRIu64
+				 ", expected at most %u",
+				 n, c->base + c->off - 4, PMUFILE_MAX_BLOB);
 		c->bad = true;
 	}
 	if (!need(c, n, "info"))
@@ -222,9 +211,10 @@ static void parse_event(struct rcur *c, struct pmufile_event *ev)
 	rstr(c, ev->resolved, sizeof(ev->resolved), "resolved");
 	rstr(c, ev->unit, sizeof(ev->unit), "unit");
 	if (!c->bad && ev->index >= PMUPROF_MAX_EVENTS) {
-		set_err(c->why, c->whylen,
-			"EVENT frame at offset %" PRIu64 ": event index %u, expected below %d",
-			c->base, ev->index, PMUPROF_MAX_EVENTS);
+		pmufile__set_err(c->why, c->whylen,
+				 "EVENT frame at offset %" PRIu64
+				 ": event index %u, expected below %d",
+				 c->base, ev->index, PMUPROF_MAX_EVENTS);
 		c->bad = true;
 	}
 }
@@ -253,10 +243,10 @@ static void parse_mmap(struct rcur *c, struct pmufile_mmap *m)
 	m->build_id_size = rbytes(c, m->build_id, sizeof(m->build_id), "build_id");
 	rstr(c, m->path, sizeof(m->path), "path");
 	if (!c->bad && m->end < m->start) {
-		set_err(c->why, c->whylen,
-			"MMAP frame at offset %" PRIu64 ": end 0x%" PRIx64
-			" is below start 0x%" PRIx64 ", expected start <= end",
-			c->base, m->end, m->start);
+		pmufile__set_err(c->why, c->whylen,
+				 "MMAP frame at offset %" PRIu64 ": end 0x%" PRIx64
+				 " is below start 0x%" PRIx64 ", expected start <= end",
+				 c->base, m->end, m->start);
 		c->bad = true;
 	}
 }
@@ -276,10 +266,11 @@ static void parse_trailer(struct rcur *c, struct pmufile_trailer *t, uint32_t *f
 	t->nr_events = r32(c, "nr_events");
 	slots = r32(c, "event slots");
 	if (!c->bad && (slots > 4096 || t->nr_events > PMUPROF_MAX_EVENTS)) {
-		set_err(c->why, c->whylen,
-			"TRAILER frame at offset %" PRIu64 ": %u events in %u slots, expected at "
-			"most %d",
-			c->base, t->nr_events, slots, PMUPROF_MAX_EVENTS);
+		pmufile__set_err(c->why, c->whylen,
+				 "TRAILER frame at offset %" PRIu64
+				 ": %u events in %u slots, expected at "
+				 "most %d",
+				 c->base, t->nr_events, slots, PMUPROF_MAX_EVENTS);
 		c->bad = true;
 		return;
 	}
@@ -321,11 +312,11 @@ static bool payload_crc_ok(const struct reader *r, uint64_t off, const struct fh
 
 	if (v == crc)
 		return true;
-	set_err(why, whylen,
-		"%s frame at offset %" PRIu64 " (sequence %u): payload CRC is 0x%08x, "
-		"expected 0x%08x; bytes %" PRIu64 "..%" PRIu64 " are damaged",
-		pmufile__frame_name(fh->type), off, fh->seq, crc, v, off + PMUFILE_FRAME_HDR_SIZE,
-		off + PMUFILE_FRAME_HDR_SIZE + fh->size);
+	pmufile__set_err(why, whylen,
+			 "%s frame at offset %" PRIu64 " (sequence %u): payload CRC is 0x%08x, "
+			 "expected 0x%08x; bytes %" PRIu64 "..%" PRIu64 " are damaged",
+			 pmufile__frame_name(fh->type), off, fh->seq, crc, v,
+			 off + PMUFILE_FRAME_HDR_SIZE, off + PMUFILE_FRAME_HDR_SIZE + fh->size);
 	return false;
 }
 
@@ -339,45 +330,50 @@ static enum fcheck check_frame(const struct reader *r, uint64_t off, struct fhdr
 	uint32_t v, crc;
 
 	if (left < PMUFILE_FRAME_HDR_SIZE) {
-		set_err(why, whylen,
-			"file ends %" PRIu64 " bytes into the frame header at offset %" PRIu64
-			" (expected %u bytes): truncated",
-			left, off, PMUFILE_FRAME_HDR_SIZE);
+		pmufile__set_err(why, whylen,
+				 "file ends %" PRIu64
+				 " bytes into the frame header at offset %" PRIu64
+				 " (expected %u bytes): truncated",
+				 left, off, PMUFILE_FRAME_HDR_SIZE);
 		return FRAME_TRUNCATED;
 	}
 	v = pf_get32(h);
 	if (v != PMUFILE_SYNC) {
-		set_err(why, whylen,
-			"expected a frame sync word 0x%08x at offset %" PRIu64 ", found 0x%08x",
-			PMUFILE_SYNC, off, v);
+		pmufile__set_err(why, whylen,
+				 "expected a frame sync word 0x%08x at offset %" PRIu64
+				 ", found 0x%08x",
+				 PMUFILE_SYNC, off, v);
 		return FRAME_BAD;
 	}
 	crc = pmufile__crc32(0, h, 20);
 	v = pf_get32(h + 20);
 	if (v != crc) {
-		set_err(why, whylen,
-			"frame header at offset %" PRIu64 " is damaged: header CRC 0x%08x, "
-			"expected 0x%08x",
-			off, v, crc);
+		pmufile__set_err(why, whylen,
+				 "frame header at offset %" PRIu64
+				 " is damaged: header CRC 0x%08x, "
+				 "expected 0x%08x",
+				 off, v, crc);
 		return FRAME_BAD;
 	}
 	fh->type = pf_get16(h + 4);
 	fh->size = pf_get32(h + 8);
 	fh->seq = pf_get32(h + 12);
 	if (fh->size > PMUFILE_MAX_FRAME || fh->size % PMUFILE_FRAME_ALIGN) {
-		set_err(why, whylen,
-			"%s frame at offset %" PRIu64 " declares an impossible payload size of %u "
-			"bytes (expected a multiple of %u, at most %u)",
-			pmufile__frame_name(fh->type), off, fh->size, PMUFILE_FRAME_ALIGN,
-			PMUFILE_MAX_FRAME);
+		pmufile__set_err(why, whylen,
+				 "%s frame at offset %" PRIu64
+				 " declares an impossible payload size of %u "
+				 "bytes (expected a multiple of %u, at most %u)",
+				 pmufile__frame_name(fh->type), off, fh->size, PMUFILE_FRAME_ALIGN,
+				 PMUFILE_MAX_FRAME);
 		return FRAME_BAD;
 	}
 	if (fh->size > left - PMUFILE_FRAME_HDR_SIZE) {
-		set_err(why, whylen,
-			"%s frame at offset %" PRIu64 " (sequence %u) declares %u payload bytes "
-			"but the file ends after %" PRIu64 ": truncated",
-			pmufile__frame_name(fh->type), off, fh->seq, fh->size,
-			left - PMUFILE_FRAME_HDR_SIZE);
+		pmufile__set_err(why, whylen,
+				 "%s frame at offset %" PRIu64
+				 " (sequence %u) declares %u payload bytes "
+				 "but the file ends after %" PRIu64 ": truncated",
+				 pmufile__frame_name(fh->type), off, fh->seq, fh->size,
+				 left - PMUFILE_FRAME_HDR_SIZE);
 		return FRAME_TRUNCATED;
 	}
 	if (payload && !payload_crc_ok(r, off, fh, why, whylen))
@@ -415,31 +411,33 @@ static bool check_contents(struct pmufile *f, struct reader *r, uint64_t off, co
 	case PMUFILE_FRAME_SAMPLES:
 		/* records are checked when iterated (or by VERIFY after open) */
 		if (fh->size < PMUFILE_SAMPLES_SUBHDR) {
-			set_err(why, whylen,
-				"SAMPLES frame at offset %" PRIu64
-				" has %u payload bytes, expected "
-				"at least %u",
-				off, fh->size, PMUFILE_SAMPLES_SUBHDR);
+			pmufile__set_err(why, whylen,
+					 "SAMPLES frame at offset %" PRIu64
+					 " has %u payload bytes, expected "
+					 "at least %u",
+					 off, fh->size, PMUFILE_SAMPLES_SUBHDR);
 			return false;
 		}
 		break;
 	case PMUFILE_FRAME_PROCESS:
 		parse_process(&c, &tmp.p);
 		if (!c.bad && ++r->nr_processes > PMUFILE_MAX_PROCESSES) {
-			set_err(why, whylen,
-				"PROCESS frame at offset %" PRIu64 ": more than %u processes; "
-				"expected fewer (file damaged or hostile)",
-				off, PMUFILE_MAX_PROCESSES);
+			pmufile__set_err(why, whylen,
+					 "PROCESS frame at offset %" PRIu64
+					 ": more than %u processes; "
+					 "expected fewer (file damaged or hostile)",
+					 off, PMUFILE_MAX_PROCESSES);
 			return false;
 		}
 		break;
 	case PMUFILE_FRAME_MMAP:
 		parse_mmap(&c, &tmp.m);
 		if (!c.bad && ++r->nr_mmaps > PMUFILE_MAX_MMAPS) {
-			set_err(why, whylen,
-				"MMAP frame at offset %" PRIu64 ": more than %u memory maps; "
-				"expected fewer (file damaged or hostile)",
-				off, PMUFILE_MAX_MMAPS);
+			pmufile__set_err(why, whylen,
+					 "MMAP frame at offset %" PRIu64
+					 ": more than %u memory maps; "
+					 "expected fewer (file damaged or hostile)",
+					 off, PMUFILE_MAX_MMAPS);
 			return false;
 		}
 		break;
@@ -450,18 +448,20 @@ static bool check_contents(struct pmufile *f, struct reader *r, uint64_t off, co
 		if (c.bad)
 			return false;
 		if (at != r->kallsyms_len && !(r->flags & PMUFILE_OPEN_SALVAGE)) {
-			set_err(why, whylen,
-				"KALLSYMS frame at offset %" PRIu64
-				" continues the snapshot at byte "
-				"%" PRIu64 "; expected byte %" PRIu64 " (a chunk is missing)",
-				off, at, r->kallsyms_len);
+			pmufile__set_err(why, whylen,
+					 "KALLSYMS frame at offset %" PRIu64
+					 " continues the snapshot at byte "
+					 "%" PRIu64 "; expected byte %" PRIu64
+					 " (a chunk is missing)",
+					 off, at, r->kallsyms_len);
 			return false;
 		}
 		r->kallsyms_len += n;
 		if (r->kallsyms_len > PMUFILE_MAX_KALLSYMS) {
-			set_err(why, whylen,
-				"KALLSYMS frame at offset %" PRIu64 ": snapshot exceeds %u bytes",
-				off, PMUFILE_MAX_KALLSYMS);
+			pmufile__set_err(why, whylen,
+					 "KALLSYMS frame at offset %" PRIu64
+					 ": snapshot exceeds %u bytes",
+					 off, PMUFILE_MAX_KALLSYMS);
 			return false;
 		}
 		break;
@@ -520,7 +520,7 @@ static void note_damage(struct pmufile *f, uint64_t off, const char *why)
 	if (f->damage[0])
 		return;
 	f->damage_offset = off;
-	set_err(f->damage, sizeof(f->damage), "%s", why);
+	pmufile__set_err(f->damage, sizeof(f->damage), "%s", why);
 }
 
 /* Pass 1: validate every frame. 0, or -EBADMSG/-ENOMEM with err set. */
@@ -572,7 +572,8 @@ static int walk_frames(struct pmufile *f, struct reader *r, uint64_t start, char
 				f->frames_skipped += fh.seq - expect_seq;
 			expect_seq = fh.seq + 1;
 			if (add_vframe(r, off, &fh)) {
-				set_err(err, errlen, "pmufile: %s: out of memory", r->path);
+				pmufile__set_err(err, errlen, "pmufile: %s: out of memory",
+						 r->path);
 				return -ENOMEM;
 			}
 			if (fh.type == PMUFILE_FRAME_TRAILER) {
@@ -584,10 +585,11 @@ static int walk_frames(struct pmufile *f, struct reader *r, uint64_t start, char
 			continue;
 		}
 		if (!salvage) {
-			set_err(err, errlen, "pmufile: %s: %s%s", r->path, why,
-				st == FRAME_TRUNCATED ? " (the recording was cut short; "
-							"--salvage reads what precedes it)"
-						      : " (--salvage skips damaged frames)");
+			pmufile__set_err(err, errlen, "pmufile: %s: %s%s", r->path, why,
+					 st == FRAME_TRUNCATED
+						 ? " (the recording was cut short; "
+						   "--salvage reads what precedes it)"
+						 : " (--salvage skips damaged frames)");
 			return -EBADMSG;
 		}
 		note_damage(f, off, why);
@@ -603,8 +605,9 @@ static int walk_frames(struct pmufile *f, struct reader *r, uint64_t start, char
 			 "complete frames): the recording was cut short",
 			 r->size, r->nr_frames);
 		if (!salvage) {
-			set_err(err, errlen, "pmufile: %s: %s; --salvage reads the complete frames",
-				r->path, why);
+			pmufile__set_err(err, errlen,
+					 "pmufile: %s: %s; --salvage reads the complete frames",
+					 r->path, why);
 			return -EBADMSG;
 		}
 		note_damage(f, r->size, why);
@@ -659,7 +662,8 @@ static int fill(struct pmufile *f, struct reader *r, char *err, size_t errlen)
 	r->mmap_maxend = calloc(r->nr_mmaps ? r->nr_mmaps : 1, sizeof(*r->mmap_maxend));
 	r->kallsyms = malloc(r->kallsyms_len + 1);
 	if (!r->sframes || !f->processes || !f->mmaps || !r->mmap_maxend || !r->kallsyms) {
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: out of memory for %zu processes, %zu memory maps and %" PRIu64
 			" bytes of kernel symbols",
 			r->path, r->nr_processes, r->nr_mmaps, r->kallsyms_len);
@@ -776,8 +780,9 @@ static int check_totals(struct pmufile *f, struct reader *r, char *err, size_t e
 			 t->frames, t->records, t->samples, t->lost, r->nr_frames_seen - 1,
 			 r->records, r->samples, r->lost);
 		if (!(r->flags & PMUFILE_OPEN_SALVAGE)) {
-			set_err(err, errlen, "pmufile: %s: %s (file damaged; --salvage reads it)",
-				r->path, why);
+			pmufile__set_err(err, errlen,
+					 "pmufile: %s: %s (file damaged; --salvage reads it)",
+					 r->path, why);
 			return -EBADMSG;
 		}
 		note_damage(f, r->trailer_off, why);
@@ -792,7 +797,8 @@ static int check_preamble(struct pmufile *f, struct reader *r, char *err, size_t
 	uint32_t bo, ver, psize, crc;
 
 	if (r->size == 0) {
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: file is empty (0 bytes); expected a pmuprof data file "
 			"starting with the %u-byte preamble (did the recording fail to start?)",
 			r->path, PMUFILE_PREAMBLE_SIZE);
@@ -803,14 +809,16 @@ static int check_preamble(struct pmufile *f, struct reader *r, char *err, size_t
 
 		for (size_t i = 0; i < PMUFILE_MAGIC_LEN && i < r->size; i++)
 			snprintf(seen + 3 * i, 4, "%02x ", p[i]);
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: not a pmuprof data file: expected magic \"PMUPROF\\0\" at "
 			"offset 0, found %s",
 			r->path, seen[0] ? seen : "end of file");
 		return -EBADMSG;
 	}
 	if (r->size < PMUFILE_PREAMBLE_SIZE) {
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: file is %zu bytes, expected at least the %u-byte preamble: "
 			"truncated",
 			r->path, r->size, PMUFILE_PREAMBLE_SIZE);
@@ -818,14 +826,16 @@ static int check_preamble(struct pmufile *f, struct reader *r, char *err, size_t
 	}
 	bo = pf_get32(p + 8);
 	if (bo == PMUFILE_BYTE_ORDER_SWAPPED) {
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: file is big-endian (byte-order marker at offset 8 reads "
 			"0x%08x); pmuprof files are little-endian and this one cannot be read",
 			r->path, bo);
 		return -EPROTONOSUPPORT;
 	}
 	if (bo != PMUFILE_BYTE_ORDER) {
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: byte-order marker at offset 8 is 0x%08x, expected 0x%08x",
 			r->path, bo, PMUFILE_BYTE_ORDER);
 		return -EBADMSG;
@@ -833,14 +843,16 @@ static int check_preamble(struct pmufile *f, struct reader *r, char *err, size_t
 	ver = pf_get32(p + 12);
 	f->version = ver;
 	if (ver > PMUFILE_VERSION) {
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: file format version %u is newer than this pmuconv supports "
 			"(%u); upgrade pmuconv",
 			r->path, ver, PMUFILE_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (ver == 0) {
-		set_err(err, errlen,
+		pmufile__set_err(
+			err, errlen,
 			"pmufile: %s: file format version 0 at offset 12 is invalid, expected "
 			"1..%u",
 			r->path, PMUFILE_VERSION);
@@ -857,7 +869,7 @@ static int check_preamble(struct pmufile *f, struct reader *r, char *err, size_t
 			 "%u)",
 			 pf_get32(p + 20), crc, psize, PMUFILE_PREAMBLE_SIZE);
 		if (!(r->flags & PMUFILE_OPEN_SALVAGE)) {
-			set_err(err, errlen, "pmufile: %s: %s", r->path, why);
+			pmufile__set_err(err, errlen, "pmufile: %s: %s", r->path, why);
 			return -EBADMSG;
 		}
 		note_damage(f, 0, why);
@@ -883,7 +895,7 @@ struct pmufile *pmufile__open(const char *path, unsigned int flags, char *err, s
 	if (!f || !r) {
 		free(f);
 		free(r);
-		set_err(err, errlen, "pmufile: out of memory opening %s", path);
+		pmufile__set_err(err, errlen, "pmufile: out of memory opening %s", path);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -895,18 +907,18 @@ struct pmufile *pmufile__open(const char *path, unsigned int flags, char *err, s
 	r->path = strdup(path ? path : "");
 	if (!r->path) {
 		ret = -ENOMEM;
-		set_err(err, errlen, "pmufile: out of memory opening %s", path);
+		pmufile__set_err(err, errlen, "pmufile: out of memory opening %s", path);
 		goto fail;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		set_err(err, errlen, "pmufile: cannot open %s: %s", path, strerror(errno));
+		pmufile__set_err(err, errlen, "pmufile: cannot open %s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		ret = fstat(fd, &st) < 0 ? -errno : -EINVAL;
-		set_err(err, errlen, "pmufile: %s: not a regular file", path);
+		pmufile__set_err(err, errlen, "pmufile: %s: not a regular file", path);
 		close(fd);
 		goto fail;
 	}
@@ -916,8 +928,8 @@ struct pmufile *pmufile__open(const char *path, unsigned int flags, char *err, s
 
 		if (m == MAP_FAILED) {
 			ret = -errno;
-			set_err(err, errlen, "pmufile: cannot map %s (%zu bytes): %s", path,
-				r->size, strerror(errno));
+			pmufile__set_err(err, errlen, "pmufile: cannot map %s (%zu bytes): %s",
+					 path, r->size, strerror(errno));
 			close(fd);
 			goto fail;
 		}
@@ -990,7 +1002,7 @@ static int frame_bad(struct pmufile *f, struct reader *r, struct sframe *sf, con
 	if (sf->state != SF_BAD) {
 		sf->state = SF_BAD;
 		if (!r->bad_msg[0])
-			set_err(r->bad_msg, sizeof(r->bad_msg), "%s", why);
+			pmufile__set_err(r->bad_msg, sizeof(r->bad_msg), "%s", why);
 		if (r->flags & PMUFILE_OPEN_SALVAGE) {
 			note_damage(f, sf->off, why);
 			f->frames_skipped++;
@@ -998,7 +1010,8 @@ static int frame_bad(struct pmufile *f, struct reader *r, struct sframe *sf, con
 	}
 	if (r->flags & PMUFILE_OPEN_SALVAGE)
 		return 0;
-	set_err(err, errlen, "pmufile: %s: %s (--salvage skips damaged frames)", r->path, why);
+	pmufile__set_err(err, errlen, "pmufile: %s: %s (--salvage skips damaged frames)", r->path,
+			 why);
 	return -EBADMSG;
 }
 
@@ -1042,7 +1055,8 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 					min = sizeof(struct pmuprof_lost);
 			}
 			if (left < sizeof(*h) || h->size < min || h->size % 8 || h->size > left) {
-				set_err(why, sizeof(why),
+				pmufile__set_err(
+					why, sizeof(why),
 					"SAMPLES frame at offset %" PRIu64 ": record %u at offset "
 					"%" PRIu64 " has type %u and size %u; expected a multiple "
 					"of 8, at least %zu, at most the %zu bytes left in the "
@@ -1072,10 +1086,11 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 		uint32_t nr = pf_get32(payload);
 
 		if (n != nr) {
-			set_err(why, sizeof(why),
-				"SAMPLES frame at offset %" PRIu64 ": holds %u records, its header "
-				"says %u",
-				sf->off, n, nr);
+			pmufile__set_err(why, sizeof(why),
+					 "SAMPLES frame at offset %" PRIu64
+					 ": holds %u records, its header "
+					 "says %u",
+					 sf->off, n, nr);
 			return frame_bad(f, r, sf, why, err, errlen);
 		}
 		sf->state = SF_GOOD;

@@ -49,19 +49,6 @@ struct pmufile_writer {
 	bool no_fsync;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Serialization cursor over the writer's buffer. */
 struct pcur {
 	uint8_t *p;
@@ -213,7 +200,7 @@ struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufi
 	int e;
 
 	if (!path || !hdr) {
-		set_err(err, errlen, "pmufile: writer__open needs a path and a header");
+		pmufile__set_err(err, errlen, "pmufile: writer__open needs a path and a header");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -230,7 +217,7 @@ struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufi
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		e = errno;
-		set_err(err, errlen, "pmufile: cannot create %s: %s", path, strerror(e));
+		pmufile__set_err(err, errlen, "pmufile: cannot create %s: %s", path, strerror(e));
 		goto fail;
 	}
 
@@ -247,7 +234,7 @@ struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufi
 	/* Write now so a read-only or full file system is reported at once. */
 	if (flush_buf(w)) {
 		e = -w->err;
-		set_err(err, errlen, "%s", w->errmsg);
+		pmufile__set_err(err, errlen, "%s", w->errmsg);
 		goto fail;
 	}
 	return w;
@@ -255,7 +242,7 @@ struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufi
 nomem_free:
 	pmufile_writer__abort(w);
 nomem:
-	set_err(err, errlen, "pmufile: out of memory opening %s", path);
+	pmufile__set_err(err, errlen, "pmufile: out of memory opening %s", path);
 	errno = ENOMEM;
 	return NULL;
 fail:
@@ -545,7 +532,7 @@ int pmufile_writer__close(struct pmufile_writer *w, uint64_t end_realtime_ns,
 	int ret;
 
 	if (!w) {
-		set_err(err, errlen, "pmufile: close of a writer that was never opened");
+		pmufile__set_err(err, errlen, "pmufile: close of a writer that was never opened");
 		return -EINVAL;
 	}
 	ret = write_trailer(w, end_realtime_ns, end_session_ns);
@@ -562,7 +549,7 @@ int pmufile_writer__close(struct pmufile_writer *w, uint64_t end_realtime_ns,
 	}
 	w->fd = -1;
 	if (ret)
-		set_err(err, errlen, "%s", w->errmsg);
+		pmufile__set_err(err, errlen, "%s", w->errmsg);
 	pmufile_writer__abort(w);
 	return ret;
 }
