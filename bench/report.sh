@@ -239,7 +239,7 @@ END {
 	}
 	note("whole process (start to exit: open, parse, symbolize, aggregate, write folded) measured with wait4() rusage; input files in the page cache; MB = 10^6 bytes")
 	note("pmuconv is single-threaded: per CPU-s = samples or bytes / (user + sys) is what one core does; on a shared machine (load above the CPU count) wall time also includes waiting for a CPU")
-	note("peak RSS counts the input file'\''s pages the reader maps (pmuconv maps its whole input), so RSS beyond input = peak RSS - input size estimates the converter'\''s own memory (tables of unique stacks, symbols, output)")
+	note("peak RSS counts the input file'\''s pages the reader maps: perf script input is mapped whole, so RSS beyond input = peak RSS - input size estimates the converter'\''s own memory (tables of unique stacks, symbols, output); native input is read frame by frame (only frame headers and metadata are mapped), so for it peak RSS itself bounds the converter'\''s memory and RSS beyond input shows 0")
 	note("targets (issue 5): >= 10 M samples/s native, >= 200 MB/s perf script text")
 
 	render()

@@ -4,10 +4,12 @@
  *
  * Two phases, so that cost per sample stays tiny and symbolization cost
  * grows with unique addresses:
- *  1. walk every record in place (the reader maps the file); for each kept
- *     sample hash (event, pid, comm, mode, raw kernel+user addresses) into a
- *     table of unique raw stacks and add samples/weight. No allocation per
- *     sample, only per new unique stack.
+ *  1. walk every record where the reader has it (PMUFILE_OPEN_STREAM: in a
+ *     frame-sized buffer, valid during the callback); for each kept sample
+ *     hash (event, pid, comm, mode, raw kernel+user addresses) into a table
+ *     of unique raw stacks and add samples/weight. No allocation per sample,
+ *     only per new unique stack, and nothing points into the records after
+ *     the callback returns.
  *  2. symbolize each unique raw stack: every distinct (pid, address) is
  *     resolved once through a cache (recorded maps -> binary + file offset
  *     -> ELF symbol; kernel via kallsyms/vmlinux), then the symbolic stack is
@@ -40,22 +42,41 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 #define KMODE	      1u /* raw key flag: sample interrupted kernel mode */
 
 /* A unique raw stack: this header, then nk + nu addresses, stored inline
- * in one arena (l->raw) so a lookup touches one contiguous run of memory. */
+ * in one arena (l->raw) so a lookup touches one contiguous run of memory.
+ * The key is kept as words, compared (and hashed) a word at a time:
+ *   key[0] = pid (low 32 bits) | event << 32 | flags << 48
+ *   key[1] = nk | nu << 16
+ *   key[2..3] = comm (16 bytes, as in the record) */
 struct raw_ent {
 	uint64_t hash;
 	uint64_t samples, weight;
 	uint64_t time; /* first sample's, for the maps lookup */
-	int32_t pid;
-	uint16_t event;
-	uint8_t flags;
-	uint8_t __pad0;
-	uint16_t nk, nu;
-	uint32_t __pad1;
-	char comm[16];
+	uint64_t key[PC_STACK_KEY_WORDS];
 	uint64_t addrs[]; /* kstack then ustack, innermost first */
 };
 _Static_assert(sizeof(struct raw_ent) % sizeof(uint64_t) == 0, "raw_ent is 8-byte units");
 #define RAW_HDR_WORDS (sizeof(struct raw_ent) / sizeof(uint64_t))
+
+static inline int32_t raw_pid(const struct raw_ent *e)
+{
+	return (int32_t)(uint32_t)e->key[0];
+}
+static inline uint16_t raw_event(const struct raw_ent *e)
+{
+	return (uint16_t)(e->key[0] >> 32);
+}
+static inline uint32_t raw_nk(const struct raw_ent *e)
+{
+	return (uint16_t)e->key[1];
+}
+static inline uint32_t raw_nu(const struct raw_ent *e)
+{
+	return (uint16_t)(e->key[1] >> 16);
+}
+static inline size_t raw_words(const struct raw_ent *e)
+{
+	return RAW_HDR_WORDS + raw_nk(e) + raw_nu(e);
+}
 
 struct addr_ent {
 	int32_t pid; /* -1 kernel */
@@ -72,6 +93,7 @@ struct loader {
 	struct symbolizer *sym;
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
 	/* raw stacks: entries in an arena of u64 words, slots hold offset + 1 */
+	pc_stack_hash_fn hash;
 	uint64_t *raw;
 	size_t raw_nr, raw_cap;
 	size_t nr_ents;
@@ -84,6 +106,8 @@ struct loader {
 	uint64_t records, samples, lost, throttled, bad;
 	uint64_t tmin, tmax;
 	struct pc_progress prog;
+	bool filter_samples; /* --pid, --comm or --cpu given */
+	bool weight_period;
 	int err;
 };
 
@@ -104,7 +128,7 @@ static int raw_rehash(struct loader *l, size_t n)
 		while (sl[j])
 			j = (j + 1) & (n - 1);
 		sl[j] = (uint32_t)(off + 1);
-		off += RAW_HDR_WORDS + e->nk + e->nu;
+		off += raw_words(e);
 	}
 	free(l->slots);
 	l->slots = sl;
@@ -112,28 +136,25 @@ static int raw_rehash(struct loader *l, size_t n)
 	return 0;
 }
 
-/* The hot path: one hash over the stack words, one compare on a hit.
- * Kernel and user frames are contiguous in the record (u == k + nk), so
- * both are hashed and compared as one array. */
+/* The hot path: one hash over the key and stack words, one compare on a
+ * hit. Kernel and user frames are contiguous in the record (u == k + nk),
+ * so both are hashed and compared as one array. */
 static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags,
 		   const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
 {
-	uint64_t c0, c1, h;
+	uint64_t key[PC_STACK_KEY_WORDS], h;
 	size_t j, n = (size_t)nk + nu;
 
-	memcpy(&c0, s->comm, 8);
-	memcpy(&c1, s->comm + 8, 8);
-	h = pc_mix(PC_HASH_SEED, (uint64_t)s->event | (uint64_t)flags << 16 | (uint64_t)nk << 24 |
-					 (uint64_t)nu << 40);
-	h = pc_mix(h, (uint64_t)(uint32_t)s->pid);
-	h = pc_mix(h, c0 ^ (c1 * 0x9e3779b97f4a7c15ull));
-	h = pc_hash_u64s_4(k, n, h);
+	key[0] = (uint64_t)s->pid | (uint64_t)s->event << 32 | (uint64_t)flags << 48;
+	key[1] = (uint64_t)nk | (uint64_t)nu << 16;
+	memcpy(&key[2], s->comm, 16);
+	h = l->hash(key, k, n);
 
 	for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1)) {
 		struct raw_ent *e = raw_at(l, l->slots[j] - 1);
-		if (e->hash == h && e->nk == nk && e->nu == nu && e->event == s->event &&
-		    e->pid == (int32_t)s->pid && e->flags == flags &&
-		    !memcmp(e->comm, s->comm, 16) && (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
+		if (e->hash == h && e->key[0] == key[0] && e->key[1] == key[1] &&
+		    e->key[2] == key[2] && e->key[3] == key[3] &&
+		    (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
 			e->samples++;
 			e->weight += w;
 			return 0;
@@ -148,14 +169,8 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 	if (pc_grow((void **)&l->raw, &l->raw_cap, l->raw_nr + RAW_HDR_WORDS + n, sizeof(*l->raw)))
 		return -ENOMEM;
 	struct raw_ent *e = raw_at(l, l->raw_nr);
-	memset(e, 0, sizeof(*e));
 	e->hash = h;
-	e->nk = nk;
-	e->nu = nu;
-	e->event = s->event;
-	e->flags = flags;
-	e->pid = (int32_t)s->pid;
-	memcpy(e->comm, s->comm, 16);
+	memcpy(e->key, key, sizeof(key));
 	e->time = s->time_ns;
 	e->samples = 1;
 	e->weight = w;
@@ -167,72 +182,85 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 	return 0;
 }
 
-static int on_record(void *ctx, const struct pmuprof_record_header *rec)
+static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 {
-	struct loader *l = ctx;
-	const struct pc_filter *f = &l->o->filter;
+	struct pmufile_sample_view v;
 
-	if ((++l->records & 0xfffff) == 0)
-		pc_progress__update(&l->prog, l->records, l->samples);
-	switch (rec->type) {
-	case PMUPROF_REC_SAMPLE: {
-		struct pmufile_sample_view v;
-		if (pmufile__sample_view(rec, &v)) {
-			if (l->bad++ == 0)
-				pc_set__skip(l->set,
-					     "sample record %llu: sizes disagree with its "
-					     "header (size %u)",
-					     (unsigned long long)l->records, rec->size);
-			else
-				l->set->acct.skipped++;
-			return 0;
-		}
-		const struct pmuprof_sample *s = v.s;
-		l->samples++;
-		if (s->time_ns < l->tmin)
-			l->tmin = s->time_ns;
-		if (s->time_ns > l->tmax)
-			l->tmax = s->time_ns;
-		struct pc_agg *a = s->event < PMUPROF_MAX_EVENTS ? l->agg[s->event] : NULL;
-		if (!a) {
-			if (s->event >= l->f->nr_events && s->event >= PMUPROF_MAX_EVENTS)
-				pc_set__skip(l->set,
-					     "sample with event index %u beyond the "
-					     "file's %u events",
-					     s->event, l->f->nr_events);
-			return 0;
-		}
-		a->acct.samples++;
+	if (pmufile__sample_view_inline(rec, &v)) {
+		if (l->bad++ == 0)
+			pc_set__skip(l->set,
+				     "sample record %llu: sizes disagree with its "
+				     "header (size %u)",
+				     (unsigned long long)l->records, rec->size);
+		else
+			l->set->acct.skipped++;
+		return 0;
+	}
+	const struct pmuprof_sample *s = v.s;
+	l->samples++;
+	if (s->time_ns < l->tmin)
+		l->tmin = s->time_ns;
+	if (s->time_ns > l->tmax)
+		l->tmax = s->time_ns;
+	struct pc_agg *a = s->event < PMUPROF_MAX_EVENTS ? l->agg[s->event] : NULL;
+	if (!a) {
+		if (s->event >= l->f->nr_events && s->event >= PMUPROF_MAX_EVENTS)
+			pc_set__skip(l->set,
+				     "sample with event index %u beyond the "
+				     "file's %u events",
+				     s->event, l->f->nr_events);
+		return 0;
+	}
+	a->acct.samples++;
+	if (l->filter_samples) {
+		const struct pc_filter *f = &l->o->filter;
 		if ((f->has_pid && (int32_t)s->pid != f->pid) ||
 		    (f->comm && strncmp(f->comm, s->comm, sizeof(s->comm))) ||
 		    (f->has_cpu && s->cpu != f->cpu)) {
 			l->set->acct.filtered++;
 			return 0;
 		}
-		uint64_t w = f->weight == PC_WEIGHT_PERIOD ? s->period : 1;
-		if (pc_agg__add_cpu(a, s->cpu, 1, w) == -ENOMEM)
-			return -ENOMEM;
-		uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
+	}
+	uint64_t w = l->weight_period ? s->period : 1;
+	if (s->cpu < a->nr_cpus) { /* the common case of pc_agg__add_cpu, inline */
+		a->cpus[s->cpu].samples++;
+		a->cpus[s->cpu].weight += w;
+	} else if (pc_agg__add_cpu(a, s->cpu, 1, w) == -ENOMEM) {
+		return -ENOMEM;
+	}
+	uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
+	if (l->o->pagesize) {
 		/* A page size belongs to the sampled instruction, so for page
 		 * sizes --user-only/--kernel-only keep the samples taken in that
 		 * mode (a kernel-mode sample's data address is the kernel's). */
-		bool ps_mode_ok = !(f->mode == PC_MODE_USER_ONLY && (flags & KMODE)) &&
-				  !(f->mode == PC_MODE_KERNEL_ONLY && !(flags & KMODE));
-		if (l->o->pagesize && ps_mode_ok &&
-		    pagesize_acc__add(l->o->pagesize, s->event, &v, w))
+		int mode = l->o->filter.mode;
+		bool ps_mode_ok = !(mode == PC_MODE_USER_ONLY && (flags & KMODE)) &&
+				  !(mode == PC_MODE_KERNEL_ONLY && !(flags & KMODE));
+		if (ps_mode_ok && pagesize_acc__add(l->o->pagesize, s->event, &v, w))
 			return -ENOMEM;
-		const uint64_t *k = v.kstack;
-		uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
-		/* no stacks recorded: the interrupted IP is the only frame */
-		if (!nk && !nu && s->ip) {
-			k = (const uint64_t *)&s->ip;
-			if (flags & KMODE)
-				nk = 1;
-			else
-				nu = 1;
-		}
-		return raw_add(l, s, flags, k, nk, nu, w);
 	}
+	const uint64_t *k = v.kstack;
+	uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
+	/* no stacks recorded: the interrupted IP is the only frame */
+	if (!nk && !nu && s->ip) {
+		k = (const uint64_t *)&s->ip;
+		if (flags & KMODE)
+			nk = 1;
+		else
+			nu = 1;
+	}
+	return raw_add(l, s, flags, k, nk, nu, w);
+}
+
+static int on_record(void *ctx, const struct pmuprof_record_header *rec)
+{
+	struct loader *l = ctx;
+
+	if ((++l->records & 0xfffff) == 0)
+		pc_progress__update(&l->prog, l->records, l->samples);
+	switch (rec->type) {
+	case PMUPROF_REC_SAMPLE:
+		return on_sample(l, rec);
 	case PMUPROF_REC_LOST:
 		if (rec->size >= sizeof(struct pmuprof_lost))
 			l->lost += ((const struct pmuprof_lost *)rec)->lost;
@@ -337,12 +365,14 @@ static int symbolize_all(struct loader *l)
 		return -ENOMEM;
 	for (size_t off = 0; off < l->raw_nr && !r;) {
 		const struct raw_ent *e = raw_at(l, off);
-		off += RAW_HDR_WORDS + e->nk + e->nu;
-		struct pc_agg *a = l->agg[e->event];
-		const uint64_t *k = e->addrs, *u = k + e->nk;
+		off += raw_words(e);
+		struct pc_agg *a = l->agg[raw_event(e)];
+		const uint32_t nk = raw_nk(e), nu = raw_nu(e);
+		const int32_t pid = raw_pid(e);
+		const uint64_t *k = e->addrs, *u = k + nk;
 		sb->nr = 0;
-		for (uint32_t x = 0; x < e->nk && sb->nr < PC_MAX_FRAMES; x++) {
-			const struct addr_ent *ae = resolve(l, e->pid, k[x], 1, x > 0, e->time);
+		for (uint32_t x = 0; x < nk && sb->nr < PC_MAX_FRAMES; x++) {
+			const struct addr_ent *ae = resolve(l, pid, k[x], 1, x > 0, e->time);
 			int64_t id;
 			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
 							   ae->kind)) < 0) {
@@ -352,10 +382,10 @@ static int symbolize_all(struct loader *l)
 			sb->ids[sb->nr] = (uint32_t)id;
 			sb->kinds[sb->nr++] = PC_FRAME_KERNEL;
 		}
-		for (uint32_t x = 0; !r && x < e->nu && sb->nr < PC_MAX_FRAMES; x++) {
+		for (uint32_t x = 0; !r && x < nu && sb->nr < PC_MAX_FRAMES; x++) {
 			/* a user address in the kernel half is bogus (fault mid-walk) */
 			int kern = u[x] >= 0xff00000000000000ull;
-			const struct addr_ent *ae = resolve(l, e->pid, u[x], kern, x > 0, e->time);
+			const struct addr_ent *ae = resolve(l, pid, u[x], kern, x > 0, e->time);
 			int64_t id;
 			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
 							   ae->kind)) < 0) {
@@ -367,17 +397,19 @@ static int symbolize_all(struct loader *l)
 		}
 		if (r)
 			break;
-		int64_t pid = -1;
+		int64_t proc = -1;
 		if (!f->no_process) {
-			size_t cl = strnlen(e->comm, sizeof(e->comm));
-			pid = pc_strtab__intern(&a->names, cl ? e->comm : "[unknown]", cl ? cl : 9,
-						PC_FRAME_PROCESS);
-			if (pid < 0) {
-				r = (int)pid;
+			char comm[16];
+			memcpy(comm, &e->key[2], sizeof(comm));
+			size_t cl = strnlen(comm, sizeof(comm));
+			proc = pc_strtab__intern(&a->names, cl ? comm : "[unknown]", cl ? cl : 9,
+						 PC_FRAME_PROCESS);
+			if (proc < 0) {
+				r = (int)proc;
 				break;
 			}
 		}
-		int c = pc_stackbuf__commit(sb, a, pid, f, e->samples, e->weight);
+		int c = pc_stackbuf__commit(sb, a, proc, f, e->samples, e->weight);
 		if (c < 0) {
 			r = c;
 		} else if (c == 0) {
@@ -409,7 +441,10 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 	l->set = s;
 	l->o = o;
 	l->tmin = UINT64_MAX;
-	l->f = pmufile__open(path, flt->salvage ? PMUFILE_OPEN_SALVAGE : 0, err, errlen);
+	/* STREAM: records are only used inside on_record (everything kept is
+	 * copied), and one read pass beats faulting in the mapping */
+	l->f = pmufile__open(path, PMUFILE_OPEN_STREAM | (flt->salvage ? PMUFILE_OPEN_SALVAGE : 0),
+			     err, errlen);
 	if (!l->f) {
 		r = errno ? -errno : -EINVAL;
 		if (!flt->salvage && !err[0])
@@ -482,6 +517,9 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 	}
 	if (f->kallsyms && f->kallsyms_len)
 		sym__load_kallsyms(l->sym, f->kallsyms, f->kallsyms_len);
+	l->hash = pc_stack_hash_select();
+	l->filter_samples = flt->has_pid || flt->comm || flt->has_cpu;
+	l->weight_period = flt->weight == PC_WEIGHT_PERIOD;
 	if (raw_rehash(l, 4096)) {
 		r = -ENOMEM;
 		goto out;

@@ -33,6 +33,52 @@ uint64_t pc_hash_bytes(const void *p, size_t len, uint64_t h)
 	return pc_fmix(h);
 }
 
+uint64_t pc_stack_hash_soft(const uint64_t *key, const uint64_t *w, size_t n)
+{
+	uint64_t h = PC_HASH_SEED;
+
+	for (int i = 0; i < PC_STACK_KEY_WORDS; i++)
+		h = pc_mix(h, key[i]);
+	return pc_hash_u64s_4(w, n, h);
+}
+
+#if defined(__x86_64__)
+/* Lane seeds: the first digits of pi, so that equal words in different
+ * lanes give different lane values. */
+__attribute__((target("sse4.2"))) static uint64_t stack_hash_crc(const uint64_t *key,
+								 const uint64_t *w, size_t n)
+{
+	uint64_t a = __builtin_ia32_crc32di(0x243f6a88u, key[0]);
+	uint64_t b = __builtin_ia32_crc32di(0x85a308d3u, key[1]);
+	uint64_t c = __builtin_ia32_crc32di(0x13198a2eu, key[2]);
+	uint64_t d = __builtin_ia32_crc32di(0x03707344u, key[3]);
+	size_t i = 0;
+
+	_Static_assert(PC_STACK_KEY_WORDS == 4, "one key word per lane");
+	for (; i + 4 <= n; i += 4) {
+		a = __builtin_ia32_crc32di(a, w[i]);
+		b = __builtin_ia32_crc32di(b, w[i + 1]);
+		c = __builtin_ia32_crc32di(c, w[i + 2]);
+		d = __builtin_ia32_crc32di(d, w[i + 3]);
+	}
+	for (; i < n; i++)
+		a = __builtin_ia32_crc32di(a, w[i]);
+	/* 128 bits of lane state into 64: the multiply spreads c:d over the
+	 * high bits, pc_fmix mixes the whole word down into the low ones. */
+	return pc_fmix((a << 32 | b) ^ ((c << 32 | d) * 0x9e3779b97f4a7c15ull) ^ n);
+}
+#endif
+
+pc_stack_hash_fn pc_stack_hash_select(void)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("sse4.2") && !getenv("PMUCONV_HASH_SOFT"))
+		return stack_hash_crc;
+#endif
+	return pc_stack_hash_soft;
+}
+
 struct pc_arena_chunk {
 	struct pc_arena_chunk *next;
 	size_t size;

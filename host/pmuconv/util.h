@@ -61,6 +61,25 @@ static inline uint64_t pc_hash_u64s_4(const uint64_t *w, size_t n, uint64_t h)
 	return pc_fmix(pc_mix(pc_mix(pc_mix(a, b), c), d) ^ n);
 }
 
+/*
+ * Hash of a raw stack: PC_STACK_KEY_WORDS key words (what identifies a
+ * sample besides its frames: pid, event, mode, comm, frame counts) and n
+ * frame words. Native input hashes every sample's whole stack, so two
+ * implementations:
+ *  - hardware (x86-64 with SSE4.2, chosen at run time): four crc32q lanes,
+ *    one instruction per word, the lanes overlapping the instruction's
+ *    3-cycle latency (about 4x fewer instructions than the multiply lanes);
+ *  - portable: the key mixed into pc_hash_u64s_4.
+ * Both end in pc_fmix, so any bits of the result can index a table. The two
+ * give different values: a table must use one function throughout, the
+ * one pc_stack_hash_select() returns (PMUCONV_HASH_SOFT=1 in the
+ * environment forces the portable one, for tests and comparisons).
+ */
+#define PC_STACK_KEY_WORDS 4
+typedef uint64_t (*pc_stack_hash_fn)(const uint64_t *key, const uint64_t *w, size_t n);
+uint64_t pc_stack_hash_soft(const uint64_t *key, const uint64_t *w, size_t n);
+pc_stack_hash_fn pc_stack_hash_select(void);
+
 /* Bump allocator: many small strings, freed all at once. */
 struct pc_arena {
 	struct pc_arena_chunk *head;

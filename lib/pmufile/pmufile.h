@@ -10,6 +10,7 @@
 #ifndef PMUFILE_H
 #define PMUFILE_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -139,6 +140,13 @@ uint64_t pmufile_writer__bytes(const struct pmufile_writer *w);
  * flipped bits inside records go unnoticed. Metadata frames are always
  * CRC-checked. */
 #define PMUFILE_OPEN_NO_CRC (1u << 2)
+/* Read each SAMPLES frame's payload (pread, into one buffer the size of the
+ * largest SAMPLES frame) instead of using it in place from the mapping:
+ * faster for one pass over a large file, and resident memory stays small.
+ * A record passed to pmufile__for_each_record's fn is then valid only until
+ * fn returns. Checks and salvage behave exactly as without it; a failed
+ * read (a file that shrank, an I/O error) fails the walk with its errno. */
+#define PMUFILE_OPEN_STREAM (1u << 3)
 
 struct pmufile {
 	struct pmufile_header hdr;
@@ -169,14 +177,15 @@ struct pmufile *pmufile__open(const char *path, unsigned int flags, char *err, s
 void pmufile__close(struct pmufile *f); /* accepts NULL */
 
 /* Call fn for every record of every SAMPLES frame, in file order; records
- * are used in place (valid until pmufile__close). A non-zero return from
- * fn stops the walk and is returned. The first visit of a frame checks its
- * payload CRC and record sizes: a damaged frame (or a record with an
- * impossible size, which ends the frame it is in) fails the walk with
- * -EBADMSG and err naming the offset, or with SALVAGE is skipped, noted in
- * damage/damage_offset and counted in frames_skipped. After the first
- * complete pass the totals are compared with the trailer (-EBADMSG, or a
- * damage note with SALVAGE). */
+ * are used in place (valid until pmufile__close; with PMUFILE_OPEN_STREAM,
+ * until fn returns). A non-zero return from fn stops the walk and is
+ * returned. The first visit of a frame checks its payload CRC before any
+ * of its records is delivered, and each record's size before it is
+ * delivered: a damaged frame (or a record with an impossible size, which
+ * ends the frame it is in) fails the walk with -EBADMSG and err naming the
+ * offset, or with SALVAGE is skipped, noted in damage/damage_offset and
+ * counted in frames_skipped. After the first complete pass the totals are
+ * compared with the trailer (-EBADMSG, or a damage note with SALVAGE). */
 typedef int (*pmufile_record_fn)(void *ctx, const struct pmuprof_record_header *rec);
 int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx, char *err,
 			     size_t errlen);
@@ -190,6 +199,32 @@ struct pmufile_sample_view {
 	const uint64_t *ustack;
 };
 int pmufile__sample_view(const struct pmuprof_record_header *rec, struct pmufile_sample_view *v);
+/* The same, inline, for loops that view every sample (pmuconv). */
+static inline int pmufile__sample_view_inline(const struct pmuprof_record_header *rec,
+					      struct pmufile_sample_view *v)
+{
+	const struct pmuprof_sample *s = (const struct pmuprof_sample *)rec;
+	size_t need = sizeof(*s);
+	const uint8_t *p;
+
+	if (rec->type != PMUPROF_REC_SAMPLE || rec->size < sizeof(*s))
+		return -EBADMSG;
+	if (s->sample_flags & PMUPROF_SF_ADDR)
+		need += sizeof(struct pmuprof_sample_addr);
+	need += ((size_t)s->nr_kstack + s->nr_ustack) * sizeof(uint64_t);
+	if (need != rec->size)
+		return -EBADMSG;
+	p = (const uint8_t *)(s + 1);
+	v->s = s;
+	v->addr = NULL;
+	if (s->sample_flags & PMUPROF_SF_ADDR) {
+		v->addr = (const struct pmuprof_sample_addr *)p;
+		p += sizeof(struct pmuprof_sample_addr);
+	}
+	v->kstack = (const uint64_t *)p;
+	v->ustack = v->kstack + s->nr_kstack;
+	return 0;
+}
 
 /* The mapping of pid covering addr at time t (latest captured at or
  * before t, else the earliest after), or NULL. */

@@ -4,11 +4,13 @@
  *
  * Each input is read as a file (through a memfd, since the API opens by
  * path) in every reader mode, and every record is pushed through the
- * consumer helpers. A second pass repairs the frame CRCs of the input
- * first, so mutations reach the payload parsers instead of dying at the
- * CRC check. Built by `make fuzz-pmufile` (clang, -fsanitize=fuzzer) and,
- * with a main() from replay_main.c, as a corpus replayer under ASan/UBSan.
+ * consumer helpers; each mode runs with and without PMUFILE_OPEN_STREAM,
+ * and the two must agree on every record and every message. A second pass repairs the frame CRCs of
+ * the input first, so mutations reach the payload parsers instead of dying at the CRC check. Built
+ * by `make fuzz-pmufile` (clang, -fsanitize=fuzzer) and, with a main() from replay_main.c, as a
+ * corpus replayer under ASan/UBSan.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,57 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 	return 0;
 }
 
+/* What one reader mode made of the input. */
+struct outcome {
+	bool opened;
+	int walk[2];
+	uint64_t n, sum, damage_offset, frames_skipped;
+	bool has_trailer;
+	char open_err[512], walk_err[512], damage[256];
+};
+
+static void run_mode(const char *path, unsigned int mode, struct outcome *o)
+{
+	char err[512] = "";
+	struct pmufile *f = pmufile__open(path, mode, err, sizeof(err));
+	struct sink k = {.f = f};
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->open_err, sizeof(o->open_err), "%s", err);
+	if (!f)
+		return;
+	o->opened = true;
+	/* touch every piece of metadata the reader returned */
+	k.sum += strlen(f->hdr.cmdline) + strlen(f->kallsyms) + f->kallsyms_len;
+	for (size_t i = 0; i < f->nr_processes; i++)
+		k.sum += strlen(f->processes[i].exe) + f->processes[i].build_id_size;
+	for (size_t i = 0; i < f->nr_mmaps; i++) {
+		const struct pmufile_mmap *mm = &f->mmaps[i];
+
+		k.sum += strlen(mm->path);
+		if (pmufile__find_mmap(f, mm->pid, mm->start, mm->time_ns) == NULL &&
+		    mm->start < mm->end)
+			abort(); /* a mapping must find itself (or an overlapping one) */
+	}
+	for (uint32_t i = 0; i < f->nr_events; i++)
+		k.sum += strlen(f->events[i].name);
+	for (int pass = 0; pass < 2; pass++) {
+		err[0] = 0;
+		o->walk[pass] = pmufile__for_each_record(f, on_record, &k, err, sizeof(err));
+		if (o->walk[pass])
+			snprintf(o->walk_err, sizeof(o->walk_err), "%s", err);
+	}
+	o->n = k.n;
+	o->sum = k.sum;
+	o->damage_offset = f->damage_offset;
+	o->frames_skipped = f->frames_skipped;
+	o->has_trailer = f->has_trailer;
+	snprintf(o->damage, sizeof(o->damage), "%s", f->damage);
+	pmufile__close(f);
+}
+
+/* Every mode, and each one again with STREAM, which must read the same
+ * records and report the same damage in the same words. */
 static void exercise(const char *path)
 {
 	static const unsigned int modes[] = {
@@ -60,31 +113,20 @@ static void exercise(const char *path)
 		PMUFILE_OPEN_VERIFY,
 		PMUFILE_OPEN_SALVAGE | PMUFILE_OPEN_NO_CRC,
 	};
-	char err[512];
+	struct outcome a, b;
 
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-		struct pmufile *f = pmufile__open(path, modes[m], err, sizeof(err));
-		struct sink k = {.f = f};
-
-		if (!f)
-			continue;
-		/* touch every piece of metadata the reader returned */
-		k.sum += strlen(f->hdr.cmdline) + strlen(f->kallsyms) + f->kallsyms_len;
-		for (size_t i = 0; i < f->nr_processes; i++)
-			k.sum += strlen(f->processes[i].exe) + f->processes[i].build_id_size;
-		for (size_t i = 0; i < f->nr_mmaps; i++) {
-			const struct pmufile_mmap *mm = &f->mmaps[i];
-
-			k.sum += strlen(mm->path);
-			if (pmufile__find_mmap(f, mm->pid, mm->start, mm->time_ns) == NULL &&
-			    mm->start < mm->end)
-				abort(); /* a mapping must find itself (or an overlapping one) */
+		run_mode(path, modes[m], &a);
+		run_mode(path, modes[m] | PMUFILE_OPEN_STREAM, &b);
+		if (a.opened != b.opened || strcmp(a.open_err, b.open_err) ||
+		    a.walk[0] != b.walk[0] || a.walk[1] != b.walk[1] ||
+		    strcmp(a.walk_err, b.walk_err) || a.n != b.n || a.sum != b.sum ||
+		    a.damage_offset != b.damage_offset || a.frames_skipped != b.frames_skipped ||
+		    a.has_trailer != b.has_trailer || strcmp(a.damage, b.damage)) {
+			fprintf(stderr, "fuzz_pmufile: mode %#x: mapped and STREAM reads differ\n",
+				modes[m]);
+			abort();
 		}
-		for (uint32_t i = 0; i < f->nr_events; i++)
-			k.sum += strlen(f->events[i].name);
-		pmufile__for_each_record(f, on_record, &k, err, sizeof(err));
-		pmufile__for_each_record(f, on_record, &k, err, sizeof(err));
-		pmufile__close(f);
 	}
 }
 

@@ -19,6 +19,7 @@
 #include "host/pmuconv/pcagg.h"
 #include "host/pmuconv/report.h"
 #include "host/pmuconv/symbolize.h"
+#include "lib/pmufile/pmufile.h"
 
 /* ---- escaping --------------------------------------------------------- */
 
@@ -320,6 +321,178 @@ START_TEST(test_report_self_total)
 }
 END_TEST
 
+/* ---- native input: the raw stack table -------------------------------- */
+
+/* P: the CRC-32C polynomial with its x^32 term, in the bit order of the
+ * crc32 instruction. Frame words that differ by a multiple of it (an XOR of
+ * shifted copies) leave every crc32 lane, so the hardware stack hash,
+ * unchanged: a collision anyone can build, which the table must resolve by
+ * comparing the whole stack. */
+#define CRC32C_P 0x105ec76f1ull
+
+static const uint64_t coll_x[4] = {0, CRC32C_P, CRC32C_P << 1, CRC32C_P ^ (CRC32C_P << 1)};
+
+START_TEST(test_stack_hash)
+{
+	pc_stack_hash_fn fns[2] = {pc_stack_hash_soft, pc_stack_hash_select()};
+	uint64_t key[PC_STACK_KEY_WORDS] = {7 | 1ull << 32, 3 | 2ull << 16, 0x636f7270, 0};
+	uint64_t w[40], h0, h;
+	uint32_t seed = 1;
+
+	for (size_t i = 0; i < PC_ARRAY_SIZE(w); i++) {
+		seed = seed * 1103515245u + 12345u;
+		w[i] = 0xffffffff81000000ull + (seed >> 4);
+	}
+	for (int f = 0; f < 2; f++) {
+		for (size_t n = 0; n <= PC_ARRAY_SIZE(w); n++) {
+			h0 = fns[f](key, w, n);
+			ck_assert_uint_eq(fns[f](key, w, n), h0); /* a function of its input */
+			if (n)					  /* one more or one less word */
+				ck_assert_uint_ne(fns[f](key, w, n - 1), h0);
+			/* every bit of every word and key word counts (a single
+			 * flipped bit changes one lane's CRC, or one multiply input) */
+			for (size_t i = 0; i < n; i++)
+				for (int b = 0; b < 64; b += 7) {
+					w[i] ^= 1ull << b;
+					h = fns[f](key, w, n);
+					w[i] ^= 1ull << b;
+					ck_assert_msg(h != h0, "fn %d n %zu word %zu bit %d", f, n,
+						      i, b);
+				}
+			for (int i = 0; i < PC_STACK_KEY_WORDS; i++) {
+				key[i] ^= 1ull << (i * 13 % 64);
+				h = fns[f](key, w, n);
+				key[i] ^= 1ull << (i * 13 % 64);
+				ck_assert_uint_ne(h, h0);
+			}
+		}
+	}
+	/* low bits index the table: 4096 stacks that differ only in their
+	 * last frame by 16 bytes spread over 4096 buckets */
+	for (int f = 0; f < 2; f++) {
+		static uint16_t bucket[4096];
+		uint16_t most = 0;
+
+		memset(bucket, 0, sizeof(bucket));
+		for (uint64_t i = 0; i < 4096; i++) {
+			w[31] = 0x400000 + 16 * i;
+			uint16_t c = ++bucket[fns[f](key, w, 32) & 4095];
+			most = c > most ? c : most;
+		}
+		ck_assert_msg(most <= 12, "fn %d: %u stacks in one bucket", f, most);
+	}
+#if defined(__x86_64__)
+	/* PMUCONV_HASH_SOFT forces the portable hash; SSE4.2 selects the other */
+	setenv("PMUCONV_HASH_SOFT", "1", 1);
+	ck_assert(pc_stack_hash_select() == pc_stack_hash_soft);
+	unsetenv("PMUCONV_HASH_SOFT");
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("sse4.2")) {
+		ck_assert(pc_stack_hash_select() != pc_stack_hash_soft);
+		/* the colliding frames of coll_x collide in the hardware hash only */
+		uint64_t s0;
+
+		w[0] = 0x7f0000000000ull;
+		h0 = fns[1](key, w, 2);
+		s0 = fns[0](key, w, 2);
+		for (int i = 1; i < 4; i++) {
+			w[0] = 0x7f0000000000ull ^ coll_x[i];
+			ck_assert_uint_eq(fns[1](key, w, 2), h0);
+			ck_assert_uint_ne(fns[0](key, w, 2), s0);
+		}
+	}
+#endif
+}
+END_TEST
+
+static size_t put_user_sample(uint8_t *buf, uint32_t pid, const char *comm, uint64_t t,
+			      const uint64_t *u, uint16_t nu)
+{
+	struct pmuprof_sample *s = (struct pmuprof_sample *)buf;
+
+	memset(s, 0, sizeof(*s));
+	s->hdr.type = PMUPROF_REC_SAMPLE;
+	s->hdr.misc = PMUPROF_MISC_USER;
+	s->hdr.size = (uint32_t)(sizeof(*s) + nu * sizeof(uint64_t));
+	s->time_ns = t;
+	s->ip = u[0];
+	s->period = 1000;
+	s->pid = s->tid = pid;
+	s->nr_ustack = nu;
+	snprintf(s->comm, sizeof(s->comm), "%s", comm);
+	memcpy(s + 1, u, nu * sizeof(uint64_t));
+	return s->hdr.size;
+}
+
+/* Four stacks with one hardware hash (coll_x) and 1, 2, 3, 4 samples, read
+ * with each stack hash: four lines with those counts either way. */
+START_TEST(test_native_stack_collisions)
+{
+	char dir[] = "/tmp/test_pmuconv.XXXXXX", path[64], err[512];
+	struct pmufile_header hdr = {0};
+	struct pmufile_event ev = {0};
+	struct pmufile_process proc = {0};
+	struct pmufile_mmap mm = {0};
+	struct pmufile_writer *w;
+	uint8_t buf[4096];
+	size_t len = 0;
+	uint64_t t = 100;
+	static const char want[] = "[cycles samples]\n"
+				   "proc;libx.so+0x1000;libx.so+0x0 1\n"
+				   "proc;libx.so+0x1000;libx.so+0x105ec76f1 2\n"
+				   "proc;libx.so+0x1000;libx.so+0x20bd8ede2 3\n"
+				   "proc;libx.so+0x1000;libx.so+0x30e349b13 4\n"
+				   "skipped=0 filtered=0\n";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/c.pmu", dir);
+	snprintf(hdr.hostname, sizeof(hdr.hostname), "h");
+	hdr.nr_cpus = 1;
+	hdr.pid = -1;
+	hdr.config_flags = PMUPROF_CF_USTACK;
+	w = pmufile_writer__open(path, &hdr, err, sizeof(err));
+	ck_assert_msg(w, "%s", err);
+	pmufile_writer__no_fsync(w);
+	snprintf(ev.name, sizeof(ev.name), "cycles");
+	ev.source = PMUPROF_SOURCE_PMU;
+	ev.period = 1000;
+	ck_assert_int_eq(pmufile_writer__event(w, &ev), 0);
+	proc.pid = 7;
+	snprintf(proc.comm, sizeof(proc.comm), "proc");
+	ck_assert_int_eq(pmufile_writer__process(w, &proc), 0);
+	mm.pid = 7;
+	mm.start = 0x7f0000000000ull;
+	mm.end = 0x7f0400000000ull;
+	snprintf(mm.path, sizeof(mm.path), "/nonexistent/libx.so");
+	ck_assert_int_eq(pmufile_writer__mmap(w, &mm), 0);
+	/* interleaved: stack i gets i + 1 samples */
+	for (int round = 0; round < 4; round++)
+		for (int i = round; i < 4; i++) {
+			uint64_t u[2] = {0x7f0000000000ull ^ coll_x[i], 0x7f0000001000ull};
+			len += put_user_sample(buf + len, 7, "proc", t++, u, 2);
+		}
+	ck_assert_int_eq(pmufile_writer__records(w, buf, len), 0);
+	ck_assert_int_eq(pmufile_writer__close(w, 1, t, err, sizeof(err)), 0);
+
+	for (int soft = 0; soft < 2; soft++) {
+		struct pc_set set = {0};
+		struct pc_load_opts o = {.format = PC_FMT_PMUPROF};
+
+		o.filter.weight = PC_WEIGHT_SAMPLES;
+		if (soft)
+			setenv("PMUCONV_HASH_SOFT", "1", 1);
+		ck_assert_msg(input_pmufile_load(&set, path, &o, err, sizeof(err)) == 0, "%s", err);
+		unsetenv("PMUCONV_HASH_SOFT");
+		char *out = render_set(&set);
+		ck_assert_str_eq(out, want);
+		free(out);
+		pc_set__free(&set);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 /* ---- symbols ---------------------------------------------------------- */
 
 START_TEST(test_crc32)
@@ -524,6 +697,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_parse_hostile);
 	tcase_add_loop_test(t, test_detect, 0, (int)PC_ARRAY_SIZE(detect_cases));
 	tcase_add_test(t, test_report_self_total);
+	tcase_add_test(t, test_stack_hash);
+	tcase_add_test(t, test_native_stack_collisions);
 	tcase_add_test(t, test_crc32);
 	tcase_add_test(t, test_kallsyms);
 	suite_add_tcase(s, t);

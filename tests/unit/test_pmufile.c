@@ -2,7 +2,8 @@
 /*
  * libpmufile unit tests: round trips of every frame type, trailer totals,
  * truncation at every frame boundary and inside frames, CRC damage and
- * salvage resync, version/magic/size errors, lookups, writer errors.
+ * salvage resync, version/magic/size errors, lookups, writer errors. Damage
+ * is read by both the mapped and the STREAM reader, which must agree.
  */
 #include <check.h>
 #include <errno.h>
@@ -429,6 +430,20 @@ START_TEST(test_round_trip)
 	ck_assert_uint_eq(wk.n, ref.nrec);
 	ck_assert_uint_eq(wk.off, ref.len);
 	pmufile__close(f);
+
+	/* STREAM: the same records, twice (the second walk reads them again) */
+	f = pmufile__open(path, PMUFILE_OPEN_STREAM, errbuf, sizeof(errbuf));
+	ck_assert_msg(f, "open: %s", errbuf);
+	for (int pass = 0; pass < 2; pass++) {
+		memset(&wk, 0, sizeof(wk));
+		wk.ref = &ref;
+		ck_assert_int_eq(pmufile__for_each_record(f, cmp_cb, &wk, errbuf, sizeof(errbuf)),
+				 0);
+		ck_assert(!wk.mismatch);
+		ck_assert_uint_eq(wk.n, ref.nrec);
+		ck_assert_uint_eq(wk.off, ref.len);
+	}
+	pmufile__close(f);
 	ref_free(&ref);
 }
 END_TEST
@@ -442,17 +457,21 @@ START_TEST(test_round_trip_large)
 	struct walk wk = {0};
 
 	write_ref(path, &ref, 40, 2000, 3u << 20);
-	f = pmufile__open(path, 0, errbuf, sizeof(errbuf));
-	ck_assert_msg(f, "open: %s", errbuf);
-	ck_assert_uint_gt(f->trailer.frames, 40 * 2 + 10);
-	ck_assert_uint_eq(f->kallsyms_len, 3u << 20);
-	ck_assert_int_eq(memcmp(f->kallsyms, ref.ksyms, 3u << 20), 0);
-	wk.ref = &ref;
-	ck_assert_int_eq(pmufile__for_each_record(f, cmp_cb, &wk, errbuf, sizeof(errbuf)), 0);
-	ck_assert(!wk.mismatch);
-	ck_assert_uint_eq(wk.n, ref.nrec);
-	ck_assert_uint_eq(f->trailer.samples, ref.samples);
-	pmufile__close(f);
+	for (int stream = 0; stream < 2; stream++) {
+		f = pmufile__open(path, stream ? PMUFILE_OPEN_STREAM : 0, errbuf, sizeof(errbuf));
+		ck_assert_msg(f, "open: %s", errbuf);
+		ck_assert_uint_gt(f->trailer.frames, 40 * 2 + 10);
+		ck_assert_uint_eq(f->kallsyms_len, 3u << 20);
+		ck_assert_int_eq(memcmp(f->kallsyms, ref.ksyms, 3u << 20), 0);
+		memset(&wk, 0, sizeof(wk));
+		wk.ref = &ref;
+		ck_assert_int_eq(pmufile__for_each_record(f, cmp_cb, &wk, errbuf, sizeof(errbuf)),
+				 0);
+		ck_assert(!wk.mismatch);
+		ck_assert_uint_eq(wk.n, ref.nrec);
+		ck_assert_uint_eq(f->trailer.samples, ref.samples);
+		pmufile__close(f);
+	}
 	ref_free(&ref);
 }
 END_TEST
@@ -544,15 +563,50 @@ static void reseal(uint8_t *d, size_t off)
 	pf_put32(d + off + 20, pmufile__crc32(0, d + off, 20));
 }
 
+/* Digest of the records a walk delivers: count, and FNV-1a of their bytes
+ * in delivery order. */
+struct digest {
+	uint64_t n, h;
+};
+
+static int digest_cb(void *ctx, const struct pmuprof_record_header *rec)
+{
+	struct digest *d = ctx;
+	const uint8_t *p = (const uint8_t *)rec;
+
+	if (!d->n)
+		d->h = 0xcbf29ce484222325ull;
+	for (uint32_t i = 0; i < rec->size; i++)
+		d->h = (d->h ^ p[i]) * 0x100000001b3ull;
+	d->n++;
+	return 0;
+}
+
+/* Salvage read in both reader modes (mapped, and STREAM): the same records
+ * in the same order, the same damage report. Returns the count and the
+ * mapped reader, open. */
 static uint64_t salvage_count(const char *path, struct pmufile **fp)
 {
-	uint64_t n = 0;
-	struct pmufile *f = pmufile__open(path, PMUFILE_OPEN_SALVAGE, errbuf, sizeof(errbuf));
+	struct digest d[2] = {{0}};
+	struct pmufile *f[2];
 
-	ck_assert_msg(f, "salvage open failed: %s", errbuf);
-	ck_assert_int_eq(pmufile__for_each_record(f, count_cb, &n, errbuf, sizeof(errbuf)), 0);
-	*fp = f;
-	return n;
+	for (int m = 0; m < 2; m++) {
+		f[m] = pmufile__open(path, PMUFILE_OPEN_SALVAGE | (m ? PMUFILE_OPEN_STREAM : 0),
+				     errbuf, sizeof(errbuf));
+		ck_assert_msg(f[m], "salvage open (stream %d) failed: %s", m, errbuf);
+		ck_assert_int_eq(
+			pmufile__for_each_record(f[m], digest_cb, &d[m], errbuf, sizeof(errbuf)),
+			0);
+	}
+	ck_assert_uint_eq(d[0].n, d[1].n);
+	ck_assert_uint_eq(d[0].h, d[1].h);
+	ck_assert_str_eq(f[0]->damage, f[1]->damage);
+	ck_assert_uint_eq(f[0]->damage_offset, f[1]->damage_offset);
+	ck_assert_uint_eq(f[0]->frames_skipped, f[1]->frames_skipped);
+	ck_assert_int_eq(f[0]->has_trailer, f[1]->has_trailer);
+	pmufile__close(f[1]);
+	*fp = f[0];
+	return d[0].n;
 }
 
 static int nop_cb(void *ctx, const struct pmuprof_record_header *rec)
@@ -563,20 +617,27 @@ static int nop_cb(void *ctx, const struct pmuprof_record_header *rec)
 }
 
 /* A strict reader must refuse the file: at open with VERIFY, and at open
- * or in the first record walk without it; the message must name needle. */
+ * or in the first record walk without it; the message must name needle.
+ * STREAM must fail the same way, with the same message. */
 static void expect_strict_error(const char *path, const char *needle)
 {
-	static const unsigned int modes[] = {PMUFILE_OPEN_VERIFY, 0};
+	static const unsigned int modes[] = {
+		PMUFILE_OPEN_VERIFY,
+		0,
+		PMUFILE_OPEN_VERIFY | PMUFILE_OPEN_STREAM,
+		PMUFILE_OPEN_STREAM,
+	};
+	char first[2][sizeof(errbuf)];
 
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < 4; m++) {
 		struct pmufile *f;
 		int ret;
 
 		errbuf[0] = 0;
 		f = pmufile__open(path, modes[m], errbuf, sizeof(errbuf));
 		if (f) {
-			ck_assert_msg(modes[m] == 0, "VERIFY open of a damaged file succeeded (%s)",
-				      needle);
+			ck_assert_msg(!(modes[m] & PMUFILE_OPEN_VERIFY),
+				      "VERIFY open of a damaged file succeeded (%s)", needle);
 			ret = pmufile__for_each_record(f, nop_cb, NULL, errbuf, sizeof(errbuf));
 			pmufile__close(f);
 			ck_assert_msg(ret == -EBADMSG,
@@ -584,6 +645,10 @@ static void expect_strict_error(const char *path, const char *needle)
 				      needle);
 		}
 		ck_assert_msg(strstr(errbuf, needle), "error \"%s\" lacks \"%s\"", errbuf, needle);
+		if (m < 2)
+			memcpy(first[m], errbuf, sizeof(errbuf));
+		else
+			ck_assert_str_eq(errbuf, first[m - 2]);
 	}
 }
 
@@ -1148,6 +1213,80 @@ START_TEST(test_verify_and_no_crc_modes)
 }
 END_TEST
 
+/* A record whose size field is impossible, in the middle of a SAMPLES frame
+ * whose CRC was recomputed (so only the record walk notices): the records
+ * before it are delivered, the rest of its frame is not, and the mapped and
+ * STREAM readers agree on all of it (salvage_count and expect_strict_error
+ * compare them). */
+START_TEST(test_bad_record_mid_frame)
+{
+	const char *path = tpath("r.pmu"), *bad = tpath("bad.pmu");
+	struct ref ref;
+	struct rawfile raw;
+	struct fr fr[64];
+	size_t nf, v = 0, at;
+	uint64_t total = 0, got, before = 0;
+	struct pmufile *f;
+	char want[128];
+
+	write_ref(path, &ref, 3, 40, 100);
+	raw = slurp(path);
+	nf = frames_of(&raw, fr, 64);
+	for (size_t i = 0; i < nf; i++) {
+		total += fr[i].nrec;
+		if (fr[i].type == PMUFILE_FRAME_SAMPLES && i > 4 && !v)
+			v = i;
+	}
+	ck_assert_uint_gt(v, 0);
+	ck_assert_uint_gt(fr[v].nrec, 4);
+	/* the record in the middle of frame v */
+	at = fr[v].off + 24 + 8;
+	for (uint32_t r = 0; r < fr[v].nrec / 2; r++) {
+		at += pf_get32(raw.data + at + 4);
+		before++;
+	}
+	pf_put32(raw.data + at + 4, 12); /* not a multiple of 8 */
+	reseal(raw.data, fr[v].off);
+	spit(bad, raw.data, raw.size);
+
+	snprintf(want, sizeof(want), "record %llu at offset %zu", (unsigned long long)before, at);
+	expect_strict_error(bad, want);
+	got = salvage_count(bad, &f);
+	ck_assert_uint_eq(got, total - fr[v].nrec + before);
+	ck_assert_uint_eq(f->damage_offset, fr[v].off);
+	ck_assert_uint_eq(f->frames_skipped, 1);
+	pmufile__close(f);
+	free(raw.data);
+	ref_free(&ref);
+}
+END_TEST
+
+/* STREAM reads SAMPLES frames when they are walked: a file cut short after
+ * the open is a read error with errno and offset, not damage. */
+START_TEST(test_stream_file_shrinks)
+{
+	const char *path = tpath("sh.pmu");
+	struct ref ref;
+	struct pmufile *f;
+	uint64_t n = 0;
+	struct stat st;
+	int ret;
+
+	write_ref(path, &ref, 3, 40, 100);
+	ck_assert_int_eq(stat(path, &st), 0);
+	f = pmufile__open(path, PMUFILE_OPEN_STREAM, errbuf, sizeof(errbuf));
+	ck_assert_msg(f, "open: %s", errbuf);
+	ck_assert_int_eq(truncate(path, st.st_size / 4), 0);
+	ret = pmufile__for_each_record(f, count_cb, &n, errbuf, sizeof(errbuf));
+	ck_assert_int_eq(ret, -EIO);
+	ck_assert_ptr_nonnull(strstr(errbuf, "shorter than when it was opened"));
+	ck_assert_ptr_nonnull(strstr(errbuf, "at offset"));
+	ck_assert_str_eq(f->damage, "");
+	pmufile__close(f);
+	ref_free(&ref);
+}
+END_TEST
+
 /* A frame type from a newer writer is skipped by its size. */
 START_TEST(test_unknown_frame_type_skipped)
 {
@@ -1221,6 +1360,8 @@ static Suite *pmufile_suite(void)
 	tcase_add_test(tc, test_abort_leaves_salvageable_file);
 	tcase_add_test(tc, test_verify_and_no_crc_modes);
 	tcase_add_test(tc, test_unknown_frame_type_skipped);
+	tcase_add_test(tc, test_bad_record_mid_frame);
+	tcase_add_test(tc, test_stream_file_shrinks);
 	suite_add_tcase(s, tc);
 	return s;
 }
