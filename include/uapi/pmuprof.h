@@ -54,12 +54,17 @@ enum pmuprof_source {
 	PMUPROF_SOURCE_NONE = 0,
 	PMUPROF_SOURCE_PMU = 1,	    /* counter overflow -> LVTPC NMI */
 	PMUPROF_SOURCE_NMI_IPI = 2, /* hrtimer on cpu A sends NMI IPI to cpu B */
-	PMUPROF_SOURCE_TIMER = 3,   /* fallback: hrtimer's own irq regs (1 cpu) */
+	PMUPROF_SOURCE_TIMER = 3,   /* hrtimer's own irq regs (see below) */
 	PMUPROF_SOURCE_PEBS = 4,    /* PMU overflow, IP/address from PEBS */
 	PMUPROF_SOURCE__MAX,
 };
 
-/* pmuprof_info.sources: bit (1 << enum pmuprof_source) set if usable. */
+/* pmuprof_info.sources: bit (1 << enum pmuprof_source) set if usable.
+ *
+ * A cpu-clock event configured as NMI_IPI also yields TIMER samples: on one
+ * CPU in each group of sampled CPUs that has no free (unsampled) online CPU
+ * to send its NMIs, and on a lone online CPU. TIMER samples cannot land in
+ * IRQ-disabled code. Each sample's `source` says which it is. */
 
 /* Why the PMU source is unusable (pmuprof_info.pmu_unavailable). */
 enum pmuprof_pmu_status {

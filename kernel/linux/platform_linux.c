@@ -100,8 +100,44 @@ void plat_release_evntsel(u32 msr)
 	release_evntsel_nmi(msr);
 }
 
+/*
+ * The frame-pointer walk reads one {saved rbp, return address} pair per
+ * frame, up to 256 times per sample. copy_from_user_nmi() pays a call into
+ * the generic string copy for those 16 bytes (rep movsb where the CPU has
+ * ERMS: a startup cost on hardware, 16 emulated iterations under TCG), so
+ * an aligned pair is read with two loads between one STAC/CLAC instead,
+ * with the checks copy_from_user_nmi() makes: a user address (access_ok),
+ * the page tables in CR3 are current's (what nmi_uaccess_okay() checks; it
+ * is not exported to modules: during a context switch, or in a kernel
+ * thread borrowing an mm, they are not), and no fault is served
+ * (pagefault_disable: a fault takes the exception-table fixup).
+ */
+static size_t copy_user_pair_nmi(u64 *dst, u64 uaddr)
+{
+	const u64 __user *p = (const u64 __user *)(unsigned long)uaddr;
+	struct mm_struct *mm = current->mm;
+
+	if (!mm || read_cr3_pa() != __pa(mm->pgd))
+		return 2 * sizeof(u64);
+	if (!user_access_begin(p, 2 * sizeof(u64)))
+		return 2 * sizeof(u64);
+	pagefault_disable();
+	unsafe_get_user(dst[0], p, fault);
+	unsafe_get_user(dst[1], p + 1, fault);
+	pagefault_enable();
+	user_access_end();
+	return 0;
+fault:
+	pagefault_enable();
+	user_access_end();
+	return 2 * sizeof(u64);
+}
+NOKPROBE_SYMBOL(copy_user_pair_nmi);
+
 size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
 {
+	if (n == 2 * sizeof(u64) && !(uaddr & 7) && !((unsigned long)dst & 7))
+		return copy_user_pair_nmi(dst, uaddr);
 	/* copy_from_user_nmi checks access_ok and that current's mm is the
 	 * loaded one, and never faults pages in. */
 	return copy_from_user_nmi(dst, (const void __user *)(unsigned long)uaddr, n);

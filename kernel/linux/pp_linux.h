@@ -29,6 +29,7 @@
 #include "../nmi/ring.h"
 #include "../nmi/capture.h"
 #include "../nmi/session.h"
+#include "../nmi/ipiplan.h"
 #include "../pmu/pmu.h"
 
 #define PP_NAME "pmuprof"
@@ -94,9 +95,12 @@ struct pp_cpu {
 	atomic_t nmi_pending;			 /* NMI IPIs sent to this CPU, not yet consumed */
 	bool sampling;		   /* this CPU captures (target set, online, running) */
 	bool pmu_running;	   /* pmu__cpu_start done on this CPU */
-	bool timer_running;	   /* this CPU's hrtimer armed */
+	bool timer_running;	   /* session started here: the hrtimer may run */
 	u64 clock_period_ns;	   /* this CPU as a target: current cpu-clock period */
-	struct hrtimer timer;	   /* pinned; sends NMI IPIs to the next CPU */
+	u64 clock_due_ns;	   /* this CPU as a target: next sample (ktime), 0 = now */
+	struct ipiplan_role role;  /* this CPU's hrtimer: whom it samples (sampler.c) */
+	cpumask_var_t ipi_mask;	   /* scratch of the hrtimer: this expiry's NMI targets */
+	struct hrtimer timer;	   /* pinned; runs while `role` has work */
 	struct irq_work wake_work; /* reader wake-up, queued from NMI */
 	u64 read_records;	   /* reader side (process context) */
 	u64 read_bytes;

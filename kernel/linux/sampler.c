@@ -3,17 +3,28 @@
  * Sampling on Linux: the NMI handler, the NMI-IPI hrtimers, per-CPU
  * start/stop, CPU hotplug, reader wake-ups.
  *
- * NMI-IPI source. Every online CPU A runs a pinned hrtimer while a session
- * with a cpu-clock event runs. At each expiry A picks its target T, the next
- * online CPU after A (cyclic), and if T samples in this session:
+ * NMI-IPI source. The CPUs that run an hrtimer, and whom each one
+ * samples, come from a plan (kernel/nmi/ipiplan.h) built at START and on
+ * every CPU hotplug: a sampled CPU takes exactly one interrupt per sample.
+ * An online CPU that does not sample sends the NMIs of up to
+ * IPIPLAN_FANOUT sampled CPUs; where no such CPU is left, the first CPU of
+ * a group captures itself from its timer interrupt (source TIMER) and sends
+ * the NMIs of the rest. At each expiry a sender, for every target T of its
+ * role whose sample is due and that samples in this session:
  *     atomic_inc(&T->nmi_pending);            (P1, pairs with H1)
- *     apic->send_IPI_mask(cpumask_of(T), NMI_VECTOR);
- * "Next online CPU" is a bijection on the online CPUs, so every sampled CPU
- * gets exactly one sender, never itself, and the pairing follows hotplug
- * without any re-planning: a CPU going away makes its predecessor target
- * its successor. With one online CPU A == T: the timer captures from its
- * own interrupt registers instead (source TIMER). Sources configured as
- * TIMER always capture locally on every sampled CPU.
+ * then one apic->send_IPI_mask(targets, NMI_VECTOR). Each target keeps its
+ * own period (throttling doubles it) and next due time; the timer fires at
+ * the earliest due time of its role. Sessions with the TIMER source plan
+ * `self` on every sampled CPU. With one online CPU the plan is that CPU
+ * capturing itself.
+ *
+ * Re-planning (hotplug) installs roles while senders run: grow before
+ * shrink (pp_role_install), so a CPU that keeps a role never sees an empty
+ * one; a sender that sees a stale target list checks each target's
+ * `sampling` at send time, so the worst case is one sample too many or too
+ * few for one period. CPUs that gain a role get their timer started by a
+ * function call IPI (pp_timer_kick); CPUs that lose it stop at their next
+ * expiry.
  *
  * Recognising our NMIs. The handler claims an NMI when it can consume one
  * pending IPI (atomic_dec_if_positive, H1) or when pmu__handle_nmi() finds
@@ -222,9 +233,10 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(pp_nmi_handler);
 
-/* TIMER source / one-CPU fallback: capture from the hrtimer's interrupt
- * registers, in hard IRQ context (an NMI may nest inside: separate
- * capture context, nesting-safe ring). */
+/* A role with `self` (TIMER sessions, group leaders of NMI-IPI sessions,
+ * one online CPU): capture from the hrtimer's interrupt registers, in hard
+ * IRQ context (an NMI may nest inside: separate capture context,
+ * nesting-safe ring). */
 static void pp_timer_capture(struct pp_cpu *pc, struct pp_session *s)
 {
 	struct pt_regs *regs = get_irq_regs();
@@ -246,48 +258,118 @@ static void pp_timer_capture(struct pp_cpu *pc, struct pp_session *s)
 		irq_work_queue(&pc->wake_work);
 }
 
-static unsigned int next_online_cpu(unsigned int cpu)
-{
-	unsigned int t = cpumask_next(cpu, cpu_online_mask);
-
-	if (t >= nr_cpu_ids)
-		t = cpumask_first(cpu_online_mask);
-	return t;
-}
-
+/*
+ * One expiry of a CPU's hrtimer: send the NMIs of the targets that are due,
+ * then capture this CPU itself if its role says so (after the IPIs, so the
+ * targets are not delayed by this CPU's stack walk), and fire again at the
+ * earliest due time. A target that does not sample (yet: START or hotplug
+ * in progress) is looked at again one base period later.
+ */
 static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 {
 	struct pp_cpu *pc = container_of(timer, struct pp_cpu, timer);
 	struct pp_session *s = &pp_sess;
-	unsigned int me = smp_processor_id();
-	u64 period = READ_ONCE(pc->clock_period_ns);
+	u64 base = s->plan.clock_period_ns, now, next = IPIPLAN_NO_DUE;
+	u32 i, nr, sent = 0;
 
 	if (!READ_ONCE(pc->timer_running))
 		return HRTIMER_NORESTART;
+	now = ktime_to_ns(hrtimer_cb_get_time(timer));
+	nr = min_t(u32, READ_ONCE(pc->role.nr_targets), IPIPLAN_FANOUT);
+	if (nr)
+		cpumask_clear(pc->ipi_mask);
+	for (i = 0; i < nr; i++) {
+		unsigned int t = READ_ONCE(pc->role.target[i]);
+		struct pp_cpu *tc;
 
-	if (s->plan.clock_source == PMUPROF_SOURCE_TIMER) {
-		pp_timer_capture(pc, s);
-	} else {
-		unsigned int t = next_online_cpu(me);
-
-		if (t == me) {
-			pp_timer_capture(pc, s); /* alone: no other CPU to send from */
+		if (t >= nr_cpu_ids)
+			continue;
+		tc = per_cpu_ptr(pp_cpus, t);
+		if (!READ_ONCE(tc->sampling)) {
+			next = ipiplan__next(next, now + base);
+			continue;
+		}
+		if (ipiplan__due(&tc->clock_due_ns, READ_ONCE(tc->clock_period_ns), now)) {
+			atomic_inc(&tc->nmi_pending); /* P1, pairs with H1 */
+			__cpumask_set_cpu(t, pc->ipi_mask);
+			sent++;
+		}
+		next = ipiplan__next(next, tc->clock_due_ns);
+	}
+	if (sent) {
+		smp_mb__after_atomic();
+		pc->cap.ctx[CAPTURE_CTX_IRQ].st.ipis_sent += sent;
+		apic->send_IPI_mask(pc->ipi_mask, NMI_VECTOR);
+	}
+	if (READ_ONCE(pc->role.self)) {
+		if (!READ_ONCE(pc->sampling)) {
+			next = ipiplan__next(next, now + base);
 		} else {
-			struct pp_cpu *tc = per_cpu_ptr(pp_cpus, t);
-
-			if (READ_ONCE(tc->sampling)) {
-				atomic_inc(&tc->nmi_pending); /* P1, pairs with H1 */
-				smp_mb__after_atomic();
-				pc->cap.ctx[CAPTURE_CTX_IRQ].st.ipis_sent++;
-				apic->send_IPI_mask(cpumask_of(t), NMI_VECTOR);
-				period = READ_ONCE(tc->clock_period_ns);
-			}
+			if (ipiplan__due(&pc->clock_due_ns, READ_ONCE(pc->clock_period_ns), now))
+				pp_timer_capture(pc, s);
+			next = ipiplan__next(next, pc->clock_due_ns);
 		}
 	}
-	if (!period)
-		period = s->plan.clock_period_ns;
-	hrtimer_forward_now(timer, ns_to_ktime(period));
+	if (next == IPIPLAN_NO_DUE)
+		return HRTIMER_NORESTART; /* no role any more (re-planned) */
+	hrtimer_set_expires(timer, ns_to_ktime(next));
 	return HRTIMER_RESTART;
+}
+
+/* Start this CPU's hrtimer when its role needs one and it is not queued.
+ * Runs on the CPU itself with interrupts off (function call IPI, or
+ * locally), so the timer's own callback is not running meanwhile. */
+static void pp_timer_kick(void *arg)
+{
+	struct pp_cpu *pc = this_cpu_ptr(pp_cpus);
+	u64 period = *(const u64 *)arg;
+
+	if (READ_ONCE(pc->timer_running) && ipiplan__has_timer(&pc->role) &&
+	    !hrtimer_is_queued(&pc->timer))
+		hrtimer_start(&pc->timer, ns_to_ktime(period), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Scratch of pp_replan(): START holds cpus_read_lock() and the hotplug
+ * callbacks run under the hotplug lock, so they never run at once. */
+static struct ipiplan_role *pp_plan_roles; /* nr_cpu_ids entries */
+
+/* Copy a new role into a CPU's live one, which that CPU's hrtimer may be
+ * reading at the same time: grow before shrink, so a role that stays
+ * non-empty is never seen empty (see the header comment). */
+static void pp_role_install(struct ipiplan_role *live, const struct ipiplan_role *new)
+{
+	u32 i;
+
+	if (new->self)
+		WRITE_ONCE(live->self, true);
+	for (i = 0; i < new->nr_targets; i++)
+		WRITE_ONCE(live->target[i], new->target[i]);
+	WRITE_ONCE(live->nr_targets, new->nr_targets);
+	if (!new->self)
+		WRITE_ONCE(live->self, false);
+}
+
+/*
+ * Build the sender plan for the online CPUs (less `leaving`, a CPU on its
+ * way offline) and install it; with `kick`, start the timers that the new
+ * plan needs (hotplug; at START pp_cpu_begin starts them). Process context
+ * with interrupts on (function call IPIs).
+ */
+static void pp_replan(struct pp_session *s, unsigned int leaving, bool kick)
+{
+	unsigned int cpu;
+
+	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
+	ipiplan__build(pp_plan_roles, nr_cpu_ids, (const u64 *)cpumask_bits(cpu_online_mask),
+		       (const u64 *)cpumask_bits(s->targets), leaving,
+		       s->plan.clock_source == PMUPROF_SOURCE_NMI_IPI);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		pp_role_install(&per_cpu_ptr(pp_cpus, cpu)->role, &pp_plan_roles[cpu]);
+	if (!kick)
+		return;
+	for_each_online_cpu (cpu)
+		if (cpu != leaving && ipiplan__has_timer(&pp_plan_roles[cpu]))
+			smp_call_function_single(cpu, pp_timer_kick, &s->plan.clock_period_ns, 1);
 }
 
 static void pp_wake_fn(struct irq_work *w)
@@ -305,6 +387,7 @@ static void pp_cpu_begin(void *arg)
 	bool target = cpumask_test_cpu(cpu, s->targets) && pc->ring_mem;
 
 	pc->clock_period_ns = s->plan.clock_period_ns;
+	pc->clock_due_ns = 0;
 	if (target) {
 		WRITE_ONCE(pc->sampling, true);
 		if (s->plan.nr_pmu_events) {
@@ -323,11 +406,9 @@ static void pp_cpu_begin(void *arg)
 				pc->pmu_period_seen[i] = pc->pmu.period[i];
 		}
 	}
-	if (s->plan.clock_event >= 0 &&
-	    (s->plan.clock_source == PMUPROF_SOURCE_NMI_IPI || target)) {
+	if (s->plan.clock_event >= 0) {
 		WRITE_ONCE(pc->timer_running, true);
-		hrtimer_start(&pc->timer, ns_to_ktime(s->plan.clock_period_ns),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+		pp_timer_kick(&s->plan.clock_period_ns); /* if the plan gives it a role */
 	}
 }
 
@@ -354,6 +435,8 @@ static int pp_cpu_online(unsigned int cpu)
 	local_irq_save(flags);
 	pp_cpu_begin(&pp_sess);
 	local_irq_restore(flags);
+	if (pp_sess.plan.clock_event >= 0)
+		pp_replan(&pp_sess, IPIPLAN_NO_CPU, true);
 	return 0;
 }
 
@@ -368,6 +451,8 @@ static int pp_cpu_offline(unsigned int cpu)
 	pp_cpu_end(NULL);
 	local_irq_restore(flags);
 	hrtimer_cancel(&pc->timer);
+	if (pp_sess.plan.clock_event >= 0)
+		pp_replan(&pp_sess, cpu, true); /* its targets get another sender */
 	return 0;
 }
 
@@ -444,6 +529,8 @@ int pp_session_start(struct pp_session *s)
 		}
 	}
 	cpus_read_lock();
+	if (s->plan.clock_event >= 0)
+		pp_replan(s, IPIPLAN_NO_CPU, false);
 	s->start_ns = plat_now_ns();
 	s->stop_ns = 0;
 	WRITE_ONCE(s->running, true);
@@ -487,6 +574,31 @@ bool pp_session_has_data(struct pp_session *s, u64 min_bytes)
 	return false;
 }
 
+/* Free what pp_sampler_init() allocated; accepts a half-built state. */
+static void pp_sampler_free(void)
+{
+	unsigned int cpu;
+
+	if (pp_cpus) {
+		for_each_possible_cpu (cpu) {
+			struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
+
+			if (!cpumask_available(pc->ipi_mask))
+				continue;
+			free_cpumask_var(pc->ipi_mask);
+			atomic_long_dec(&pp_allocs_module);
+		}
+		free_percpu(pp_cpus);
+		atomic_long_dec(&pp_allocs_module);
+		pp_cpus = NULL;
+	}
+	if (pp_plan_roles) {
+		kfree(pp_plan_roles);
+		atomic_long_dec(&pp_allocs_module);
+		pp_plan_roles = NULL;
+	}
+}
+
 int pp_sampler_init(void)
 {
 	unsigned int cpu;
@@ -496,6 +608,21 @@ int pp_sampler_init(void)
 	pp_cpus = alloc_percpu(struct pp_cpu);
 	if (!pp_cpus)
 		return -ENOMEM;
+	atomic_long_inc(&pp_allocs_module);
+	for_each_possible_cpu (cpu) {
+		struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
+
+		if (!zalloc_cpumask_var(&pc->ipi_mask, GFP_KERNEL)) {
+			err = -ENOMEM;
+			goto fail_free;
+		}
+		atomic_long_inc(&pp_allocs_module);
+	}
+	pp_plan_roles = kcalloc(nr_cpu_ids, sizeof(*pp_plan_roles), GFP_KERNEL);
+	if (!pp_plan_roles) {
+		err = -ENOMEM;
+		goto fail_free;
+	}
 	atomic_long_inc(&pp_allocs_module);
 	for_each_possible_cpu (cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
@@ -522,9 +649,7 @@ int pp_sampler_init(void)
 fail_nmi:
 	unregister_nmi_handler(NMI_LOCAL, PP_NAME);
 fail_free:
-	free_percpu(pp_cpus);
-	atomic_long_dec(&pp_allocs_module);
-	pp_cpus = NULL;
+	pp_sampler_free();
 	return err;
 }
 
@@ -543,7 +668,5 @@ void pp_sampler_exit(void)
 		pp_vfree(pc->ring_mem);
 		pc->ring_mem = NULL;
 	}
-	free_percpu(pp_cpus);
-	atomic_long_dec(&pp_allocs_module);
-	pp_cpus = NULL;
+	pp_sampler_free();
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kernel/nmi/capture: turn one interrupt (PMU overflow NMI, NMI IPI, or the
- * one-CPU hrtimer fallback) into one PMUPROF_REC_SAMPLE in this CPU's ring.
+ * hrtimer's own interrupt) into one PMUPROF_REC_SAMPLE in this CPU's ring.
  * Portable: talks to the kernel only through pmuprof/platform.h.
  *
  * Contexts. A CPU can capture from two contexts: NMI (every source) and
- * hard IRQ (the one-CPU TIMER fallback, which an NMI may interrupt). Each
+ * hard IRQ (TIMER samples from the hrtimer, which an NMI may interrupt). Each
  * context owns a struct capture_ctx (stats, scratch stacks, throttle
  * window) and is its only writer, so no counter is ever updated by two
  * nested contexts at once; GET_STATS sums the contexts. The ring itself is
@@ -38,7 +38,7 @@
 
 enum capture_context {
 	CAPTURE_CTX_NMI = 0,
-	CAPTURE_CTX_IRQ = 1, /* TIMER fallback (hrtimer interrupt) */
+	CAPTURE_CTX_IRQ = 1, /* TIMER samples (hrtimer interrupt) */
 	CAPTURE_NR_CTX,
 };
 

@@ -37,7 +37,9 @@
  *       --event N keeps one event's samples; --hidden checks that no
  *       kernel-mode sample carries a kernel IP or kernel stack; --cpu-tail
  *       CPU prints how many samples CPU took in the last quarter of the
- *       recording's time span.
+ *       recording's time span; --sources prints, per CPU, the samples of
+ *       each source and the longest time between two of its samples
+ *       ("analyze: cpu=C nmi_ipi=N timer=N pmu=N max_gap_ms=G").
  */
 #include <linux/capability.h>
 #include <poll.h>
@@ -626,12 +628,30 @@ static const char *ksym(uint64_t a)
 
 #define MAX_FUNCS 8
 
+/* --sources: per CPU, samples by source and the longest gap between two
+ * samples (records of one CPU come in time order). */
+#define KP_SRC_CPUS 64
+struct src_stats {
+	uint64_t n[PMUPROF_SOURCE__MAX];
+	uint64_t last, max_gap;
+};
+static struct src_stats srcs[KP_SRC_CPUS];
+
+static void src_count(struct src_stats *st, const struct pmuprof_sample *s)
+{
+	if (s->source < PMUPROF_SOURCE__MAX)
+		st->n[s->source]++;
+	if (st->last && s->time_ns > st->last && s->time_ns - st->last > st->max_gap)
+		st->max_gap = s->time_ns - st->last;
+	st->last = s->time_ns;
+}
+
 static int cmd_analyze(int argc, char **argv)
 {
 	const char *path, *comm = NULL, *elfpath = NULL, *funcs = NULL, *expect = NULL;
 	const char *kallsyms = NULL, *kentry = NULL;
 	double kentry_min = 90, main_min = -1;
-	int event = -1, hidden = 0, tail_cpu = -1;
+	int event = -1, hidden = 0, tail_cpu = -1, sources = 0;
 	uint64_t tmin = ~0ull, tmax = 0, tail_n = 0;
 	uint64_t kernel_samples = 0, leaks = 0;
 	uint64_t min_samples = 50;
@@ -648,7 +668,7 @@ static int cmd_analyze(int argc, char **argv)
 		{"kentry-min", 1, NULL, 'm'}, {"min", 1, NULL, 'n'},
 		{"main-min", 1, NULL, 'M'},   {"event", 1, NULL, 'E'},
 		{"hidden", 0, NULL, 'H'},     {"cpu-tail", 1, NULL, 'T'},
-		{NULL, 0, NULL, 0},
+		{"sources", 0, NULL, 'S'},    {NULL, 0, NULL, 0},
 	};
 	int opt;
 
@@ -689,6 +709,9 @@ static int cmd_analyze(int argc, char **argv)
 			break;
 		case 'T':
 			tail_cpu = atoi(optarg);
+			break;
+		case 'S':
+			sources = 1;
 			break;
 		default:
 			return 2;
@@ -758,6 +781,8 @@ static int cmd_analyze(int argc, char **argv)
 		if (tail_cpu >= 0 && s->cpu == (uint32_t)tail_cpu &&
 		    s->time_ns >= tmax - (tmax - tmin) / 4)
 			tail_n++;
+		if (sources && s->cpu < KP_SRC_CPUS)
+			src_count(&srcs[s->cpu], s);
 		if (h->misc & PMUPROF_MISC_KERNEL) {
 			kernel_samples++;
 			if (s->ip || s->nr_kstack)
@@ -802,6 +827,14 @@ static int cmd_analyze(int argc, char **argv)
 		}
 	}
 	printf("analyze: samples=%llu\n", (unsigned long long)total);
+	for (unsigned int c = 0; sources && c < KP_SRC_CPUS; c++)
+		if (srcs[c].n[PMUPROF_SOURCE_NMI_IPI] + srcs[c].n[PMUPROF_SOURCE_TIMER] +
+		    srcs[c].n[PMUPROF_SOURCE_PMU])
+			printf("analyze: cpu=%u nmi_ipi=%llu timer=%llu pmu=%llu max_gap_ms=%llu\n",
+			       c, (unsigned long long)srcs[c].n[PMUPROF_SOURCE_NMI_IPI],
+			       (unsigned long long)srcs[c].n[PMUPROF_SOURCE_TIMER],
+			       (unsigned long long)srcs[c].n[PMUPROF_SOURCE_PMU],
+			       (unsigned long long)(srcs[c].max_gap / 1000000));
 	if (tail_cpu >= 0)
 		printf("analyze: cpu_tail cpu=%d samples=%llu span_ms=%llu\n", tail_cpu,
 		       (unsigned long long)tail_n, (unsigned long long)((tmax - tmin) / 1000000));
