@@ -78,6 +78,13 @@ k == "run" && F["ok"] == 1 {
 }
 k == "run" && F["ok"] != 1 { RUNFAIL[F["tool"] SUBSEP F["rate"]]++ }
 k == "slowdown" && F["na"] == 1 { SLNA[F["what"]] = F["_text"] }
+k == "qthreads" {
+	qk = F["tool"] == "base" ? "base" : F["tool"] SUBSEP F["rate"]
+	QT[qk] = 1; add(QWALL, qk, F["wall_s"])
+	for (x in F) if (x ~ /^(cpu[0-9]+|main)_(s|waits)$/) add(QV, qk SUBSEP x, F[x])
+	QPAIR[F["tool"], F["rate"], F["rep"]] = 1
+	for (x in F) if (x ~ /^cpu[0-9]+_s$/) QPS[F["tool"], F["rate"], F["rep"], x] = F[x]
+}
 k == "handler" && F["na"] == 1 { HNA[F["what"]] = F["_text"] }
 k == "handler" && F["na"] != 1 { H_SAMPLES[F["what"]] = F["samples"]; H_LOST[F["what"]] = F["lost"]; H_HZ = F["hz"]; H_S = F["seconds"] }
 k == "hstats" { w = F["what"]; HS[w] = 1; for (x in F) HST[w, x] = F[x] }
@@ -153,7 +160,50 @@ END {
 		note("unprofiled column: all " cnt(RUNT["base"]) " unprofiled runs pooled; overhead ratio = (median pmuprof - median unprofiled) / (median perf - median unprofiled); cost/sample = (median profiled - median unprofiled) / median samples per run: workload time lost per sample taken, which corrects for the two tools reaching different sampling rates")
 		note("times are the workload'\''s own wall time (CLOCK_MONOTONIC, first to last round; tool start-up and file finishing excluded); samples/s = samples the tool reported / workload seconds")
 		note("perf: perf record -e cpu-clock -g -F HZ -o /tmp/perf.data -- benchwork (" (ENVV["perf"] != "" ? "perf " ENVV["perf"] : "perf") ", kernel defaults reset before each perf run); pmuprof: pmuctl record -e cpu-clock -F HZ -g -o /tmp/pp.pmu -- benchwork; files on tmpfs")
-		if (accel == "tcg") note("TCG: the guest has no PMU; perf cpu-clock is a software hrtimer event on the workload CPU, pmuprof cpu-clock is its NMI-IPI timer source (hrtimer on another CPU sends an NMI). Emulation makes every interrupt and the handlers far more expensive than on hardware: read these as relative figures only")
+		if (accel == "tcg") note("TCG: the guest has no PMU; perf cpu-clock is a software hrtimer event on the workload CPU; pmuprof cpu-clock is its NMI-IPI source: an hrtimer on CPU 0 (which samples CPU 0 itself from that interrupt) sends the workload CPU one NMI per sample. Emulation makes every interrupt and the handlers far more expensive than on hardware: read these as relative figures only")
+	}
+
+	# ---------------------------------------------------------------- (1b)
+	# The host view of the same runs (bench/tools/qemu_threads.sh): how much
+	# CPU the emulator gave each guest CPU and how often the workload'\''s
+	# CPU blocked, which the guest'\''s own clock cannot separate.
+	section("qthreads", "(1b) The same runs seen from the host: QEMU threads, per whole profiler command [host view of the " (accel == "tcg" ? "TCG " : "") "emulator]")
+	col("tool @ rate"); col("runs"); col("command wall s"); col("workload vCPU host CPU s"); col("vs unprofiled")
+	col("workload vCPU on-CPU %"); col("workload vCPU blocked /s"); col("other vCPU %"); col("main loop %")
+	wc = CAL["cpu"] != "" ? CAL["cpu"] : 1; oc = wc == 0 ? 1 : 0
+	wk = "cpu" wc "_s"; ok_ = "cpu" oc "_s"
+	if (!("base" in QT)) narow("no host thread figures (see out/bench/raw/qthreads.err; needs the harness'\''s -name debug-threads=on)")
+	else {
+		nr = split(ENVV["rates"], rates, ",")
+		nq = 0; QROW[++nq] = "base"
+		for (i = 1; i <= nr; i++) { QROW[++nq] = "perf" SUBSEP rates[i]; QROW[++nq] = "pmuprof" SUBSEP rates[i] }
+		for (j = 1; j <= nq; j++) {
+			qk = QROW[j]
+			if (!(qk in QT)) continue
+			split(qk, parts, SUBSEP)
+			label = qk == "base" ? "unprofiled" : parts[1] " @ " hz(parts[2])
+			# paired: workload vCPU CPU s of each profiled run / the
+			# unprofiled run of the same repetition and rate
+			pr = ""
+			if (qk != "base") for (rp = 1; rp <= MAXREP; rp++) {
+				bq = QPS["base", parts[2], rp, wk]; pq = QPS[parts[1], parts[2], rp, wk]
+				if (bq > 0 && pq > 0) pr = pr " " (pq / bq - 1)
+			}
+			wall = med(QWALL[qk]); wcpu = med(QV[qk SUBSEP wk]); ocpu = med(QV[qk SUBSEP ok_])
+			mcpu = med(QV[qk SUBSEP "main_s"]); wwait = med(QV[qk SUBSEP "cpu" wc "_waits"])
+			row("{\"what\": " jstr(label) ", \"runs\": " cnt(QWALL[qk]) ", \"wall_s\": " jnum(wall) \
+			    ", \"workload_vcpu_cpu_s\": " jnum(wcpu) ", \"workload_vcpu_cpu_vs_unprofiled\": " jnum(med(pr)) \
+			    ", \"workload_vcpu_blocked\": " jnum(wwait) ", \"other_vcpu_cpu_s\": " jnum(ocpu) ", \"main_loop_cpu_s\": " jnum(mcpu) "}")
+			cell(1, label); cell(2, cnt(QWALL[qk])); cell(3, f3(wall)); cell(4, mmm(QV[qk SUBSEP wk]))
+			cell(5, cnt(pr) ? pctr(pr) : "-")
+			cell(6, wall > 0 && wcpu != "" ? sprintf("%.0f", 100 * wcpu / wall) : "-")
+			cell(7, wall > 0 && wwait != "" ? sprintf("%.0f", wwait / wall) : "-")
+			cell(8, wall > 0 && ocpu != "" ? sprintf("%.0f", 100 * ocpu / wall) : "-")
+			cell(9, wall > 0 && mcpu != "" ? sprintf("%.0f", 100 * mcpu / wall) : "-")
+		}
+		note("one row per tool and rate, medians over the repetitions; each run is the whole profiler command (start-up, the workload, writing the file), so wall s is longer than the workload times of (1)")
+		note("host CPU s = user+sys CPU time of the QEMU thread that emulates the guest CPU (/proc/PID/task/TID/stat, 1/" (META["clk_tck"] != "" ? META["clk_tck"] : 100) " s resolution): the emulation work on that CPU, whatever the host did to the thread meanwhile; vs unprofiled = median of each profiled run over the unprofiled run of the same repetition and rate")
+		note("blocked /s = voluntary context switches of that thread per second: under TCG a busy guest CPU blocks when it waits for QEMU'\''s big lock (taken to deliver interrupts and for every APIC access, by the main loop and the other vCPU too), so a profiler that keeps another guest CPU busy (sending IPIs) stalls the workload'\''s CPU through the emulator, not through the guest; other vCPU % and main loop % show that activity")
 	}
 
 	# ---------------------------------------------------------------- (2)

@@ -184,9 +184,19 @@ run_vm() {
 	# One harness call for the three boots (one initramfs build).
 	say "VM: bench_slowdown, bench_handler, bench_lost ($accel, one boot each; log: ${RAW#"$ROOT"/}/vm.log)"
 	t0=$(date +%s)
+	# The host's view of the slowdown runs (QEMU threads' CPU time and
+	# blocking waits per run), next to the guest's own timing.
+	sh bench/tools/qemu_threads.sh bench_slowdown "$RAW/qthreads.kv" "$VM_TIMEOUT" \
+		2>"$RAW/qthreads.err" &
+	qtpid=$!
 	VM_SCEN_DIR=$STAGE BENCH_RAW=$RAW/vm sh tests/vm/run.sh bench_slowdown bench_handler bench_lost \
 		>"$RAW/vm.log" 2>&1
 	kv "vmrun seconds=$(($(date +%s) - t0))"
+	# it ends with the slowdown QEMU; if that never started, stop it here
+	sleep 1
+	kill $qtpid 2>/dev/null
+	wait $qtpid 2>/dev/null
+	[ -f "$RAW/qthreads.kv" ] && cat "$RAW/qthreads.kv" >>"$KV"
 	for scen in bench_slowdown bench_handler bench_lost; do
 		w=${scen#bench_}
 		line=$(grep -E "^(PASS|FAIL|SKIP): vm/$scen( |\$)" "$RAW/vm.log" | tail -n 1)

@@ -31,6 +31,8 @@ kv calib rounds_per_s="$per_s" rounds="$ROUNDS" work_s="$BENCH_WORK_S" cpu="$WCP
 one() {
 	tool=$1 rate=$2 rep=$3
 	rm -f $tmp /tmp/bt.txt /tmp/perf.data /tmp/pp.pmu
+	# the host follows these (bench/tools/qemu_threads.sh)
+	echo "BENCH-PHASE begin tool=$tool rate=$rate rep=$rep" >/dev/console
 	case $tool in
 	base) benchtime -o /tmp/bt.txt -l t -- $W -r "$ROUNDS" >$tmp 2>&1 ;;
 	perf)
@@ -43,6 +45,7 @@ one() {
 			-o /tmp/pp.pmu -- $W -r "$ROUNDS" >$tmp 2>&1
 		;;
 	esac
+	echo "BENCH-PHASE end tool=$tool rate=$rate rep=$rep" >/dev/console
 	st=$(field status /tmp/bt.txt)
 	ws=$(field seconds $tmp)
 	case $tool in

@@ -65,6 +65,7 @@ if [ "${SKIP_VM:-0}" = 1 ]; then
 	for n in slowdown handler lost; do echo "SKIP: bench/section-$n (SKIP_VM=1)"; done
 else
 	check_section 1 slowdown
+	check_section 1b qthreads
 	check_section 2 handler
 	check_section 3 lost
 fi
@@ -81,19 +82,30 @@ if [ "${SKIP_VM:-0}" != 1 ]; then
 	else
 		echo "FAIL: bench/slowdown-rates (no 1 kHz and 10 kHz rows)"
 	fi
+	# Slowdown runs that were measured were also followed from the host:
+	# section (1b) has the unprofiled row and a perf and a pmuprof row.
+	q=$(section 1b)
+	if echo "$s" | grep -q '^not available: '; then
+		echo "SKIP: bench/qthreads-rows (no slowdown runs)"
+	elif echo "$q" | grep -q '^unprofiled ' && echo "$q" | grep -q '^perf @ 10 kHz ' &&
+		echo "$q" | grep -q '^pmuprof @ 10 kHz '; then
+		echo "PASS: bench/qthreads-rows"
+	else
+		echo "FAIL: bench/qthreads-rows (section (1b) lacks measured rows: $(echo "$q" | sed -n 3p))"
+	fi
 fi
 
 M=$OUT/results.md
-if [ -s "$M" ] && [ "$(grep -c '^## (' "$M")" -eq 5 ] && grep -q '^| --- |' "$M"; then
+if [ -s "$M" ] && [ "$(grep -c '^## (' "$M")" -eq 6 ] && grep -q '^| --- |' "$M"; then
 	echo "PASS: bench/markdown"
 else
-	echo "FAIL: bench/markdown ($M missing or without its 5 tables)"
+	echo "FAIL: bench/markdown ($M missing or without its 6 tables)"
 fi
 J=$OUT/results.json
-if [ ! -s "$J" ] || [ "$(grep -c '"id": ' "$J")" -ne 5 ]; then
-	echo "FAIL: bench/json ($J missing or without its 5 sections)"
+if [ ! -s "$J" ] || [ "$(grep -c '"id": ' "$J")" -ne 6 ]; then
+	echo "FAIL: bench/json ($J missing or without its 6 sections)"
 elif command -v python3 >/dev/null 2>&1; then
-	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["sections"]) == 5' "$J" 2>"$OUT/json.err"; then
+	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["sections"]) == 6' "$J" 2>"$OUT/json.err"; then
 		echo "PASS: bench/json"
 	else
 		echo "FAIL: bench/json (not valid JSON: $(tail -n 1 "$OUT/json.err"))"

@@ -410,8 +410,10 @@ run_one() {
 	# shellcheck disable=SC2086
 	# timeout(1) puts QEMU in its own process group, so a Ctrl-C on run.sh
 	# would not reach it: forward INT/TERM explicitly.
+	# -name debug-threads=on: the threads carry names ("CPU 1/TCG"), which
+	# bench/tools/qemu_threads.sh and host tools (top -H) show.
 	timeout -k 5 "$tmo" "$QEMU" $ACCEL_ARGS -smp "$smp" -m "$mem" -nodefaults -display none \
-		-no-reboot $serial \
+		-name "pmuprof-$name,debug-threads=on" -no-reboot $serial \
 		-drive "file=$rdir/results.img,format=raw,if=virtio,cache=unsafe" \
 		-kernel "$BOOT_IMAGE" -initrd "$INITRD" \
 		-append "$CMDLINE_BASE pmtest=$name pmtest_accel=$ACCEL pmtest_gtimeout=$gt" \

@@ -1,0 +1,99 @@
+#!/bin/sh
+# bench/tools/qemu_threads.sh SCENARIO OUT [TIMEOUT_S]: the host's view of
+# the emulator while the VM harness runs the bench scenario SCENARIO.
+#
+# The guest part of the scenario writes "BENCH-PHASE begin KEY=V..." and
+# "BENCH-PHASE end KEY=V..." lines to its console; for every begin/end pair
+# this appends one line to OUT:
+#   qthreads KEY=V... wall_s=W main_s=S cpu0_s=S cpu0_waits=N cpu1_s=S ...
+# cpuN_s: host CPU seconds (user+sys) of QEMU's thread for guest CPU N
+# ("CPU N/TCG", named by the harness's -name debug-threads=on), main_s: the
+# main loop thread; cpuN_waits: its voluntary context switches, i.e. times
+# it blocked (under TCG mostly on QEMU's big lock, or halted when idle).
+# Under TCG a guest CPU's work is its thread's CPU time, so these separate
+# what the guest did from what the host did to it (preemption, lock waits).
+# Exits when that QEMU is gone, or after TIMEOUT_S (default 1800).
+set -u
+SCEN=$1 OUT=$2 TMO=${3:-1800}
+t_end=$(($(date +%s) + TMO))
+
+# The QEMU of this scenario: comm qemu-system-x86, "pmtest=SCEN " in its
+# command line (the harness passes it in -append).
+find_qemu() {
+	for p in $(pgrep -x qemu-system-x86 2>/dev/null); do
+		tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | grep -q "pmtest=$SCEN " && echo "$p" && return 0
+	done
+	return 1
+}
+pid=
+while [ -z "$pid" ]; do
+	[ "$(date +%s)" -lt "$t_end" ] || exit 1
+	pid=$(find_qemu) || {
+		pid=
+		sleep 0.2
+	}
+done
+log=$(tr '\0' '\n' <"/proc/$pid/cmdline" | sed -n 's/^file:\(.*console\.log\)$/\1/p' | head -n 1)
+[ -n "$log" ] || {
+	echo "qemu_threads: no console log file in the command line of QEMU $pid" >&2
+	exit 1
+}
+hz=$(getconf CLK_TCK)
+
+# snap: "NAME utime+stime_ticks voluntary_switches" per thread; NAME is
+# main, cpuN or other (the comm may contain blanks: parse after the ')').
+snap() {
+	for t in /proc/"$pid"/task/*; do
+		tid=${t##*/}
+		comm=$(cat "$t/comm" 2>/dev/null) || continue
+		case "$comm" in
+		"CPU "*/TCG | "CPU "*/KVM) name=cpu$(echo "$comm" | sed 's/^CPU \([0-9]*\).*/\1/') ;;
+		*)
+			[ "$tid" = "$pid" ] || continue
+			name=main
+			;;
+		esac
+		ticks=$(sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{ print $12 + $13 }')
+		vol=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "$t/status" 2>/dev/null)
+		echo "$name ${ticks:-0} ${vol:-0}"
+	done
+}
+
+# Follow the console until QEMU exits (tail -F reacts at once through
+# inotify); the loop at the end stops the tail when QEMU is gone.
+tail -n +1 -F "$log" 2>/dev/null | {
+	begin_snap='' begin_t='' key=''
+	while IFS= read -r line; do
+		case "$line" in
+		*"BENCH-PHASE begin "*)
+			key=$(echo "$line" | sed 's/.*BENCH-PHASE begin //' | tr -d '\r')
+			begin_t=$(date +%s.%N)
+			begin_snap=$(snap)
+			;;
+		*"BENCH-PHASE end "*)
+			[ -n "$begin_snap" ] || continue
+			end_t=$(date +%s.%N)
+			end_snap=$(snap)
+			printf '%s\n--\n%s\n' "$begin_snap" "$end_snap" | awk -v key="$key" -v t0="$begin_t" \
+				-v t1="$end_t" -v hz="$hz" '
+				$0 == "--" { second = 1; next }
+				!second { c0[$1] = $2; v0[$1] = $3; next }
+				{ c1[$1] = $2; v1[$1] = $3; names[$1] = 1 }
+				END {
+					printf "qthreads %s wall_s=%.3f", key, t1 - t0
+					for (n in names) if (n in c0)
+						printf " %s_s=%.2f %s_waits=%d", n, (c1[n] - c0[n]) / hz, n, v1[n] - v0[n]
+					printf "\n"
+				}' >>"$OUT"
+			begin_snap=''
+			;;
+		esac
+	done
+} &
+reader=$!
+while kill -0 "$pid" 2>/dev/null && [ "$(date +%s)" -lt "$t_end" ]; do sleep 0.5; done
+# the pipeline's tail does not end by itself: stop it, then the reader ends
+pkill -P "$reader" 2>/dev/null
+pkill -f "tail -n \+1 -F $log" 2>/dev/null
+wait "$reader" 2>/dev/null
+exit 0
