@@ -167,8 +167,8 @@ END {
 	# The host view of the same runs (bench/tools/qemu_threads.sh): how much
 	# CPU the emulator gave each guest CPU and how often the workload'\''s
 	# CPU blocked, which the guest'\''s own clock cannot separate.
-	section("qthreads", "(1b) The same runs seen from the host: QEMU threads, per whole profiler command [host view of the " (accel == "tcg" ? "TCG " : "") "emulator]")
-	col("tool @ rate"); col("runs"); col("command wall s"); col("workload vCPU host CPU s"); col("vs unprofiled")
+	section("qthreads", "(1b) The same runs seen from the host: QEMU threads during the workload'\''s timed work [host view of the " (accel == "tcg" ? "TCG " : "") "emulator]")
+	col("tool @ rate"); col("runs"); col("window s"); col("workload vCPU host CPU s"); col("vs unprofiled")
 	col("workload vCPU on-CPU %"); col("workload vCPU blocked /s"); col("other vCPU %"); col("main loop %")
 	wc = CAL["cpu"] != "" ? CAL["cpu"] : 1; oc = wc == 0 ? 1 : 0
 	wk = "cpu" wc "_s"; ok_ = "cpu" oc "_s"
@@ -201,7 +201,7 @@ END {
 			cell(8, wall > 0 && ocpu != "" ? sprintf("%.0f", 100 * ocpu / wall) : "-")
 			cell(9, wall > 0 && mcpu != "" ? sprintf("%.0f", 100 * mcpu / wall) : "-")
 		}
-		note("one row per tool and rate, medians over the repetitions; each run is the whole profiler command (start-up, the workload, writing the file), so wall s is longer than the workload times of (1)")
+		note("one row per tool and rate, medians over the repetitions; window = benchwork'\''s timed work (first to last round, the times of (1)), bracketed by its BENCH-PHASE console lines (benchwork -M) and timed on the host, so it includes a few ms of console latency")
 		note("host CPU s = user+sys CPU time of the QEMU thread that emulates the guest CPU (/proc/PID/task/TID/stat, 1/" (META["clk_tck"] != "" ? META["clk_tck"] : 100) " s resolution): the emulation work on that CPU, whatever the host did to the thread meanwhile; vs unprofiled = median of each profiled run over the unprofiled run of the same repetition and rate")
 		note("blocked /s = voluntary context switches of that thread per second: under TCG a busy guest CPU blocks when it waits for QEMU'\''s big lock (taken to deliver interrupts and for every APIC access, by the main loop and the other vCPU too), so a profiler that keeps another guest CPU busy (sending IPIs) stalls the workload'\''s CPU through the emulator, not through the guest; other vCPU % and main loop % show that activity")
 	}
@@ -256,7 +256,7 @@ END {
 		if (NL && L[1, "hz"] == 10000) note("10 kHz on every CPU: lost " L[1, "lost"] (L[1, "lost"] == "0" ? " (target: 0, met)" : " (target: 0, MISSED)"))
 		if (LS["first_loss_hz"] != "") note(LS["first_loss_hz"] == "none" ? "no loss at any step up to " hz(LS["max_tried_hz"]) " per CPU (rates tried: " LS["rates"] "; the module allows at most 50 kHz)" : "loss begins at " hz(LS["first_loss_hz"]) " per CPU (rates tried in order: " LS["rates"] ")")
 		if (THR) note("the achieved sampling rate (samples/s, and NMIs actually taken per /proc/interrupts) stayed far below the requested rate, with the module'\''s throttle count shown beside it: no loss here means no loss at the achieved rate, not at the requested one")
-		note("the data file goes to the guest'\''s raw block device (/dev/vda: virtio-blk, page cache, fsync at the end) unless the file column says otherwise; throttled = times the module lowered the rate because handlers took too long (not loss); NMIs/s from /proc/interrupts over the whole pmuctl run (start-up and file finishing included, so it undercounts the sampling rate a little)")
+		note("the data file goes to the guest'\''s raw block device (/dev/vda: virtio-blk, page cache, fsync at the end) unless the file column says otherwise; throttled = times the module lowered the rate because handlers took too long (not loss); NMIs/s from /proc/interrupts over the whole pmuctl run (start-up and file finishing included, so it undercounts the sampling rate a little), averaged over the CPUs: with every CPU sampled, CPU 0 samples itself from its own timer interrupt (the sender plan, docs/KERNEL.md), so NMIs/s per CPU is about half of samples/s per CPU on 2 CPUs")
 	}
 
 	# ---------------------------------------------------------------- (4)

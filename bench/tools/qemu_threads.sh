@@ -3,8 +3,8 @@
 # the emulator while the VM harness runs the bench scenario SCENARIO.
 #
 # The guest part of the scenario writes "BENCH-PHASE begin KEY=V..." and
-# "BENCH-PHASE end KEY=V..." lines to its console; for every begin/end pair
-# this appends one line to OUT:
+# "BENCH-PHASE end KEY=V..." lines to its console (benchwork -M, around its
+# timed work); for every begin/end pair this appends one line to OUT:
 #   qthreads KEY=V... wall_s=W main_s=S cpu0_s=S cpu0_waits=N cpu1_s=S ...
 # cpuN_s: host CPU seconds (user+sys) of QEMU's thread for guest CPU N
 # ("CPU N/TCG", named by the harness's -name debug-threads=on), main_s: the

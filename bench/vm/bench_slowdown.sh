@@ -31,21 +31,21 @@ kv calib rounds_per_s="$per_s" rounds="$ROUNDS" work_s="$BENCH_WORK_S" cpu="$WCP
 one() {
 	tool=$1 rate=$2 rep=$3
 	rm -f $tmp /tmp/bt.txt /tmp/perf.data /tmp/pp.pmu
-	# the host follows these (bench/tools/qemu_threads.sh)
-	echo "BENCH-PHASE begin tool=$tool rate=$rate rep=$rep" >/dev/console
+	# benchwork -M: markers around its timed work, which the host follows
+	# (bench/tools/qemu_threads.sh)
+	M="tool=$tool rate=$rate rep=$rep"
 	case $tool in
-	base) benchtime -o /tmp/bt.txt -l t -- $W -r "$ROUNDS" >$tmp 2>&1 ;;
+	base) benchtime -o /tmp/bt.txt -l t -- $W -r "$ROUNDS" -M "$M" >$tmp 2>&1 ;;
 	perf)
 		perf_reset_limits
 		benchtime -o /tmp/bt.txt -l t -- perf record -e cpu-clock -g -F "$rate" \
-			-o /tmp/perf.data -- $W -r "$ROUNDS" >$tmp 2>&1
+			-o /tmp/perf.data -- $W -r "$ROUNDS" -M "$M" >$tmp 2>&1
 		;;
 	pmuprof)
 		benchtime -o /tmp/bt.txt -l t -- pmuctl record -e cpu-clock -F "$rate" -g -q \
-			-o /tmp/pp.pmu -- $W -r "$ROUNDS" >$tmp 2>&1
+			-o /tmp/pp.pmu -- $W -r "$ROUNDS" -M "$M" >$tmp 2>&1
 		;;
 	esac
-	echo "BENCH-PHASE end tool=$tool rate=$rate rep=$rep" >/dev/console
 	st=$(field status /tmp/bt.txt)
 	ws=$(field seconds $tmp)
 	case $tool in

@@ -18,6 +18,10 @@
  * "seconds" is the workload's own wall time from its first to its last round
  * (CLOCK_MONOTONIC), excluding process start-up and the profiler's own
  * set-up and tear-down.
+ *
+ * -M TAG writes "BENCH-PHASE begin TAG" and "BENCH-PHASE end TAG" lines to
+ * /dev/console just outside that window, so the host can measure the
+ * emulator over exactly the timed work (bench/tools/qemu_threads.sh).
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -29,6 +33,7 @@
 
 static unsigned long long opt_iters = 100000, opt_sys;
 static int zero_fd = -1;
+static const char *opt_mark;
 static char zbuf[4096];
 
 /* Integer work; the asm keeps the compiler from folding the loop. */
@@ -48,6 +53,23 @@ __attribute__((noinline)) static unsigned long long spin_leaf(unsigned long long
 			x += (unsigned char)zbuf[x & 4095];
 	}
 	return x;
+}
+
+/* -M: one marker line on the console (best effort: no console, no line). */
+static void mark(const char *what)
+{
+	char line[256];
+	int fd, n;
+
+	if (!opt_mark)
+		return;
+	fd = open("/dev/console", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "BENCH-PHASE %s %s\n", what, opt_mark);
+	if (n > 0 && n < (int)sizeof(line) && write(fd, line, (size_t)n) < 0)
+		perror("benchwork: /dev/console");
+	close(fd);
 }
 
 /* One frame per level; the volatile local keeps each frame real. */
@@ -71,9 +93,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: benchwork [-c CPU] [-d DEPTH] [-r ROUNDS | -s SECONDS] [-k ITERS] "
-		"[-y SYSCALLS]\n"
+		"[-y SYSCALLS] [-M TAG]\n"
 		"  each round: DEPTH nested calls (default 24), ITERS loop iterations in the\n"
 		"  leaf (default 100000), SYSCALLS getppid()+read(/dev/zero) pairs (default 0);\n"
+		"  -M TAG: BENCH-PHASE begin/end TAG lines on /dev/console around the timed work;\n"
 		"  default: -s 2\n");
 }
 
@@ -84,7 +107,7 @@ int main(int argc, char **argv)
 	unsigned long long rounds = 0, done = 0;
 	double seconds = 2, t0, t;
 
-	while ((opt = getopt(argc, argv, "c:d:r:s:k:y:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:d:r:s:k:y:M:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = (int)wl_num("benchwork", "CPU", optarg);
@@ -105,6 +128,9 @@ int main(int argc, char **argv)
 			break;
 		case 'y':
 			opt_sys = wl_num("benchwork", "SYSCALLS", optarg);
+			break;
+		case 'M':
+			opt_mark = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -130,6 +156,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	mark("begin");
 	t0 = wl_now();
 	for (;;) {
 		if (rounds && done >= rounds)
@@ -140,6 +167,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	t = wl_now() - t0;
+	mark("end");
 	printf("benchwork: pid=%d cpu=%d depth=%u rounds=%llu iters=%llu seconds=%.4f\n",
 	       (int)getpid(), sched_getcpu(), depth, done, done * opt_iters, t);
 	return 0;
