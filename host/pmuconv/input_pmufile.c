@@ -212,6 +212,8 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		return 0;
 	}
 	a->acct.samples++;
+	if (s->source < PC_NR_SOURCES)
+		a->acct.by_source[s->source]++;
 	if (l->filter_samples) {
 		const struct pc_filter *f = &l->o->filter;
 		if ((f->has_pid && (int32_t)s->pid != f->pid) ||

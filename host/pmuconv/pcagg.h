@@ -44,6 +44,8 @@ struct pc_tally {
 	uint64_t samples, weight;
 };
 
+#define PC_NR_SOURCES 8 /* > PMUPROF_SOURCE__MAX, append-only enum */
+
 /* Per-event accounting (what the report header prints). */
 struct pc_event_acct {
 	uint64_t samples; /* samples of this event read from the input */
@@ -54,6 +56,9 @@ struct pc_event_acct {
 	uint64_t period_changes;
 	uint32_t source; /* enum pmuprof_source, 0 if unknown */
 	int weight_is_period;
+	/* pmuprof input: samples read per sample source (enum pmuprof_source):
+	 * a cpu-clock event mixes NMI_IPI and TIMER samples (the sender plan) */
+	uint64_t by_source[PC_NR_SOURCES];
 };
 
 struct pc_agg {

@@ -176,6 +176,43 @@ static const char *source_name(uint32_t src)
 	}
 }
 
+/* Sources that delivered this event's samples, when more than one did. */
+static unsigned int nr_sources(const struct pc_agg *a)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < PC_NR_SOURCES; i++)
+		n += a->acct.by_source[i] != 0;
+	return n;
+}
+
+/* A cpu-clock event records NMI_IPI samples and, on the CPUs that send the
+ * NMIs for want of a free CPU (or a lone one), TIMER samples, which cannot
+ * land in IRQ-disabled code: say how many of each. */
+static void print_sources(FILE *out, const struct pc_agg *a)
+{
+	const char *sep = "";
+
+	if (nr_sources(a) < 2)
+		return;
+	fprintf(out, "    samples by source:");
+	for (unsigned int i = 0; i < PC_NR_SOURCES; i++) {
+		const char *name = source_name(i);
+
+		if (!a->acct.by_source[i])
+			continue;
+		fprintf(out, "%s %s %llu (%.1f %%)", sep, name ? name : "unknown",
+			(unsigned long long)a->acct.by_source[i],
+			pct(a->acct.by_source[i], a->acct.samples));
+		sep = ",";
+	}
+	fprintf(out, "\n");
+	if (a->acct.by_source[PMUPROF_SOURCE_TIMER])
+		fprintf(out, "    (timer samples come from a CPU's own timer interrupt and cannot "
+			     "land in IRQ-disabled code;\n     leave one CPU out of -C for NMI "
+			     "samples everywhere)\n");
+}
+
 /* LOST records name a CPU, not an event: per-event losses are known only
  * when the recorder attributed them (they then add up to the total). */
 static bool per_event_lost_known(const struct pc_set *s)
@@ -250,6 +287,7 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 		if (s->acct.has_throttle)
 			fprintf(out, ", %llu throttled", (unsigned long long)a->acct.throttled);
 		fprintf(out, "\n");
+		print_sources(out, a);
 	}
 }
 
@@ -403,6 +441,21 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 			pc_json_str(out, src);
 		else
 			fprintf(out, "null");
+		if (nr_sources(a) >= 2) {
+			const char *sep = "";
+
+			fprintf(out, ",\n   \"samples_by_source\": {");
+			for (unsigned int k = 0; k < PC_NR_SOURCES; k++) {
+				const char *name = source_name(k);
+
+				if (!a->acct.by_source[k])
+					continue;
+				fprintf(out, "%s\"%s\": %llu", sep, name ? name : "unknown",
+					(unsigned long long)a->acct.by_source[k]);
+				sep = ", ";
+			}
+			fprintf(out, "}");
+		}
 		fprintf(out, ",\n   \"period\": %llu, \"freq_mode\": %s",
 			(unsigned long long)a->prof.period, a->prof.freq_mode ? "true" : "false");
 		fprintf(out, ",\n   \"samples\": %llu, \"total_weight\": %llu",

@@ -12,7 +12,7 @@
  *   mmap PID START END PGOFF PATH [BUILDID-HEX]
  *   kallsyms FILE
  *   sample EV PID TID CPU TIME PERIOD user|kernel COMM [k=A,B,...] [u=A,B,...]
- *          [addr=DATA:DPAGE:CPAGE:STATUS] [ip=A] [repeat=N]
+ *          [addr=DATA:DPAGE:CPAGE:STATUS] [ip=A] [repeat=N] [src=pmu|nmi-ipi|timer]
  *          (stacks innermost first; pages 0 unknown 1 4K 2 2M 3 1G)
  *   lost CPU TIME N
  *   throttle CPU EV TIME OLD NEW
@@ -198,6 +198,12 @@ int main(int argc, char **argv)
 					ip = strtoull(t + 3, NULL, 0);
 				else if (!strncmp(t, "repeat=", 7))
 					repeat = strtoull(t + 7, NULL, 0);
+				else if (!strcmp(t, "src=pmu"))
+					s->source = PMUPROF_SOURCE_PMU;
+				else if (!strcmp(t, "src=nmi-ipi"))
+					s->source = PMUPROF_SOURCE_NMI_IPI;
+				else if (!strcmp(t, "src=timer"))
+					s->source = PMUPROF_SOURCE_TIMER;
 				else if (!strncmp(t, "addr=", 5)) {
 					unsigned dp, cp, st;
 					unsigned long long da;
