@@ -117,9 +117,8 @@ void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
 	fill_code(out, regs, cf_flags, want_phys);
 }
 
-void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
-			  u32 cf_flags, bool privileged, bool have_addr, u64 addr, u8 addr_source,
-			  u8 precision)
+void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
+			  bool privileged, bool have_addr, u64 addr, u8 addr_source, u8 precision)
 {
 	bool want_phys = privileged && (cf_flags & PMUPROF_CF_PHYS_ADDR);
 	struct pagewalk_result pw;

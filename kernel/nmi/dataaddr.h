@@ -59,9 +59,8 @@ void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
  * no address for this event). access/access_size stay 0 (unknown). Code
  * page and physical addresses as dataaddr__fill().
  */
-void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
-			  u32 cf_flags, bool privileged, bool have_addr, u64 addr, u8 addr_source,
-			  u8 precision);
+void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
+			  bool privileged, bool have_addr, u64 addr, u8 addr_source, u8 precision);
 
 /* [NMI] Step 1 alone: copy up to 15 instruction bytes at regs->ip into buf
  * (X86_MAX_INSN_LEN bytes) and return how many are valid (0 = none). */

@@ -144,7 +144,8 @@ static void probe_pebs(struct pmu_caps *c, const union x86_perf_capabilities *pc
 	}
 	if (pc->split.pebs_format > X86_PEBS_FORMAT_MAX ||
 	    (pc->split.pebs_format >= X86_PEBS_FORMAT_ADAPTIVE && !pc->split.pebs_baseline)) {
-		c->pebs_why = "pmu: PEBS record format unknown to pmuprof; drop the precise modifier";
+		c->pebs_why =
+			"pmu: PEBS record format unknown to pmuprof; drop the precise modifier";
 		return;
 	}
 	c->pebs = true;
@@ -467,8 +468,9 @@ static int check_encoding(const struct pmu_caps *caps, const struct pmuprof_even
 		return -EINVAL;
 	}
 	if (is_precise(ev) && !caps->pebs) {
-		*why = caps->pebs_why ? caps->pebs_why
-				      : "pmu: this CPU has no usable PEBS; drop the precise modifier";
+		*why = caps->pebs_why
+			       ? caps->pebs_why
+			       : "pmu: this CPU has no usable PEBS; drop the precise modifier";
 		return -ENODEV;
 	}
 	if (cfg & X86_EVTSEL_RESERVED) {
@@ -568,11 +570,12 @@ static int precise_counters(const struct pmu_caps *caps, const struct pmuprof_ev
 	if (*fixed >= 0 && !al.fixed_ok)
 		*fixed = -1; /* formats 0..3: PEBS on GP counters only */
 	if (*fixed < 0 && (*only_fixed || !*gp)) {
-		*why = al.fixed_ok ? "pmu: this precise event needs a fixed counter this CPU does not "
-				     "have"
-				   : "pmu: this event is counted only by a fixed counter, and PEBS "
-				     "on fixed counters needs adaptive PEBS (PERF_CAPABILITIES."
-				     "PEBS_BASELINE, Ice Lake+); drop the precise modifier";
+		*why = al.fixed_ok
+			       ? "pmu: this precise event needs a fixed counter this CPU does not "
+				 "have"
+			       : "pmu: this event is counted only by a fixed counter, and PEBS "
+				 "on fixed counters needs adaptive PEBS (PERF_CAPABILITIES."
+				 "PEBS_BASELINE, Ice Lake+); drop the precise modifier";
 		return -ENODEV;
 	}
 	return 0;

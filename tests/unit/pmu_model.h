@@ -67,8 +67,8 @@ struct pmu_model_insn {
 	u64 data_source; /* DSE / memory auxiliary info */
 	u64 latency;
 	u64 tsc;
-	u64 flags;	 /* RFLAGS */
-	u64 gpr[16];	 /* RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8..R15 */
+	u64 flags;   /* RFLAGS */
+	u64 gpr[16]; /* RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8..R15 */
 };
 
 #define PMU_MODEL_MAX_GP    8

@@ -306,7 +306,8 @@ union x86_perf_capabilities {
 /* Bytes of the 64-bit DS save area up to the last reset slot (format 4+:
  * 8 GP + 4 fixed reset values). */
 #define X86_DS_AREA_SIZE                                                                           \
-	(X86_DS_PEBS_COUNTER_RESET + (X86_DS_RESET_SLOTS_GP_FMT4 + X86_DS_RESET_SLOTS_FIXED) * sizeof(u64))
+	(X86_DS_PEBS_COUNTER_RESET +                                                               \
+	 (X86_DS_RESET_SLOTS_GP_FMT4 + X86_DS_RESET_SLOTS_FIXED) * sizeof(u64))
 
 /* IA32_PEBS_ENABLE: bit i enables PEBS on PMCi; format 4+ extends to fixed
  * counters at bit 32+i. Bits 35:32 on older parts are load-latency enables. */
