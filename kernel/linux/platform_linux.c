@@ -107,18 +107,19 @@ void plat_release_evntsel(u32 msr)
  * ERMS: a startup cost on hardware, 16 emulated iterations under TCG), so
  * an aligned pair is read with two loads between one STAC/CLAC instead,
  * with the checks copy_from_user_nmi() makes: a user address (access_ok),
- * the page tables in CR3 are current's (what nmi_uaccess_okay() checks; it
- * is not exported to modules: during a context switch, or in a kernel
- * thread borrowing an mm, they are not), and no fault is served
- * (pagefault_disable: a fault takes the exception-table fixup).
+ * the page tables in CR3 are current's, and no fault is served
+ * (pagefault_disable: a fault takes the exception-table fixup). When CR3
+ * does not hold current's page tables (a context switch in progress, a
+ * paravirtualised CR3), copy_from_user_nmi() itself decides, with the
+ * kernel's own nmi_uaccess_okay(), which is not exported to modules.
  */
 static size_t copy_user_pair_nmi(u64 *dst, u64 uaddr)
 {
 	const u64 __user *p = (const u64 __user *)(unsigned long)uaddr;
 	struct mm_struct *mm = current->mm;
 
-	if (!mm || read_cr3_pa() != __pa(mm->pgd))
-		return 2 * sizeof(u64);
+	if (!mm || read_cr3_pa() != __pa(mm->pgd)) /* the slow path decides */
+		return copy_from_user_nmi(dst, p, 2 * sizeof(u64));
 	if (!user_access_begin(p, 2 * sizeof(u64)))
 		return 2 * sizeof(u64);
 	pagefault_disable();
