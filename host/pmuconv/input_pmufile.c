@@ -103,7 +103,7 @@ struct loader {
 	struct addr_ent *cache;
 	size_t cache_nr, cache_slots;
 	/* accounting */
-	uint64_t records, samples, lost, throttled, bad;
+	uint64_t records, samples, lost, throttled, unthrottled, bad;
 	uint64_t tmin, tmax;
 	struct pc_progress prog;
 	bool filter_samples; /* --pid, --comm or --cpu given */
@@ -268,6 +268,7 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			l->lost += ((const struct pmuprof_lost *)rec)->lost;
 		return 0;
 	case PMUPROF_REC_THROTTLE:
+	case PMUPROF_REC_UNTHROTTLE:
 	case PMUPROF_REC_PERIOD:
 		if (rec->size >= sizeof(struct pmuprof_throttle)) {
 			const struct pmuprof_throttle *t = (const void *)rec;
@@ -276,6 +277,10 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 				l->throttled++;
 				if (a)
 					a->acct.throttled++;
+			} else if (rec->type == PMUPROF_REC_UNTHROTTLE) {
+				l->unthrottled++;
+				if (a)
+					a->acct.unthrottled++;
 			} else if (a) {
 				a->acct.period_changes++;
 				a->prof.freq_mode = 1;
@@ -542,6 +547,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 	ac->lost = f->has_trailer ? f->trailer.lost : l->lost;
 	ac->has_throttle = true;
 	ac->throttled = f->has_trailer ? f->trailer.throttled : l->throttled;
+	ac->unthrottled = l->unthrottled;
 	if (f->has_trailer && f->trailer.end_session_ns > f->hdr.start_session_ns) {
 		ac->has_time = true;
 		ac->duration_ns = f->trailer.end_session_ns - f->hdr.start_session_ns;

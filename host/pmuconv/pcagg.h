@@ -53,6 +53,7 @@ struct pc_event_acct {
 	uint64_t weight;  /* sum of weights kept */
 	uint64_t lost;	  /* from the trailer / stats; has_lost says if known */
 	uint64_t throttled;
+	uint64_t unthrottled; /* UNTHROTTLE records: rate raised back one step */
 	uint64_t period_changes;
 	uint32_t source; /* enum pmuprof_source, 0 if unknown */
 	int weight_is_period;
@@ -97,6 +98,7 @@ struct pc_accounting {
 	uint64_t lost;
 	bool has_throttle;
 	uint64_t throttled;
+	uint64_t unthrottled; /* pmuprof input: UNTHROTTLE records */
 	uint64_t skipped;     /* lines/records that could not be parsed */
 	char first_skip[256]; /* first skipped line/record: where and why */
 	bool truncated;	      /* salvage: data ended early */

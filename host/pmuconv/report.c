@@ -254,7 +254,10 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 	else
 		fprintf(out, "lost:       unknown (not recorded in %s input)\n",
 			ac->format ? ac->format : "this");
-	if (ac->has_throttle)
+	if (ac->has_throttle && ac->unthrottled)
+		fprintf(out, "throttled:  %llu (rate raised back %llu times)\n",
+			(unsigned long long)ac->throttled, (unsigned long long)ac->unthrottled);
+	else if (ac->has_throttle)
 		fprintf(out, "throttled:  %llu\n", (unsigned long long)ac->throttled);
 	else
 		fprintf(out, "throttled:  unknown (not recorded in %s input)\n",
@@ -286,6 +289,9 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 			fprintf(out, ", %llu lost", (unsigned long long)a->acct.lost);
 		if (s->acct.has_throttle)
 			fprintf(out, ", %llu throttled", (unsigned long long)a->acct.throttled);
+		if (a->acct.unthrottled)
+			fprintf(out, " (%llu raised back)",
+				(unsigned long long)a->acct.unthrottled);
 		fprintf(out, "\n");
 		print_sources(out, a);
 	}
@@ -418,6 +424,8 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		fprintf(out, ",\n \"throttled\": %llu", (unsigned long long)ac->throttled);
 	else
 		fprintf(out, ",\n \"throttled\": null");
+	if (ac->unthrottled) /* present when the rate was raised back */
+		fprintf(out, ",\n \"unthrottled\": %llu", (unsigned long long)ac->unthrottled);
 	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
 	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
 	if (ac->truncated) {
@@ -468,6 +476,9 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		if (s->acct.has_throttle)
 			fprintf(out, ", \"throttled\": %llu",
 				(unsigned long long)a->acct.throttled);
+		if (a->acct.unthrottled)
+			fprintf(out, ", \"unthrottled\": %llu",
+				(unsigned long long)a->acct.unthrottled);
 		fprintf(out, ",\n   \"top_self\": [");
 		size_t k = 0;
 		for (size_t j = 0; j < r->nr_funcs && k < top; j++) {

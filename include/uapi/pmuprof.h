@@ -259,7 +259,8 @@ struct pmuprof_cpu_stats {
 	__u64 read_bytes;
 	__u64 hist[PMUPROF_HIST_BUCKETS]; /* handler time histogram */
 	__u64 inherit_capped; /* CF_INHERIT: ancestry walk hit its depth cap (filtered) */
-	__u64 __reserved[3];
+	__u64 unthrottled;    /* times a throttled rate was raised back one step */
+	__u64 __reserved[2];
 };
 
 struct pmuprof_stats {
@@ -309,10 +310,11 @@ struct pmuprof_record_header {
 };
 
 enum pmuprof_record_type {
-	PMUPROF_REC_SAMPLE = 1,	  /* struct pmuprof_sample + optional parts */
-	PMUPROF_REC_LOST = 2,	  /* struct pmuprof_lost */
-	PMUPROF_REC_THROTTLE = 3, /* struct pmuprof_throttle */
-	PMUPROF_REC_PERIOD = 4,	  /* struct pmuprof_throttle: freq-mode period change */
+	PMUPROF_REC_SAMPLE = 1,	    /* struct pmuprof_sample + optional parts */
+	PMUPROF_REC_LOST = 2,	    /* struct pmuprof_lost */
+	PMUPROF_REC_THROTTLE = 3,   /* struct pmuprof_throttle */
+	PMUPROF_REC_PERIOD = 4,	    /* struct pmuprof_throttle: freq-mode period change */
+	PMUPROF_REC_UNTHROTTLE = 5, /* struct pmuprof_throttle: rate raised back (new < old) */
 	PMUPROF_REC__MAX,
 };
 

@@ -70,6 +70,8 @@ NOKPROBE_SYMBOL(capture__sample_size);
 NOKPROBE_SYMBOL(capture__handler_done);
 NOKPROBE_SYMBOL(capture__nmi_passed);
 NOKPROBE_SYMBOL(capture__throttled);
+NOKPROBE_SYMBOL(capture__unthrottled);
+NOKPROBE_SYMBOL(pmu__restore_period);
 NOKPROBE_SYMBOL(ring__reserve_sample);
 NOKPROBE_SYMBOL(ring__reserve);
 NOKPROBE_SYMBOL(ring__commit);
@@ -123,6 +125,52 @@ static void pp_throttle(struct pp_cpu *pc, struct pp_session *s, unsigned int ct
 	}
 }
 NOKPROBE_SYMBOL(pp_throttle);
+
+/* Raise this CPU's rate one step back towards the configured one after an
+ * earlier pp_throttle(): clock period / factor, PMU fixed periods / factor,
+ * never below what the session asked for. [NMI or IRQ] */
+static void pp_unthrottle(struct pp_cpu *pc, struct pp_session *s, unsigned int ctx, u64 now,
+			  bool *wake)
+{
+	u32 i;
+
+	if (s->plan.clock_event >= 0) {
+		u64 old = READ_ONCE(pc->clock_period_ns);
+		u64 new = old / CAPTURE_THROTTLE_FACTOR;
+
+		if (new < s->plan.clock_period_ns)
+			new = s->plan.clock_period_ns;
+		if (new != old) {
+			WRITE_ONCE(pc->clock_period_ns, new);
+			capture__unthrottled(&pc->cap, ctx, &pc->ring, s->plan.clock_event, old,
+					     new, now, wake);
+		}
+	}
+	if (ctx != CAPTURE_CTX_NMI || !READ_ONCE(pc->pmu_running))
+		return; /* counters are only touched from their NMI */
+	for (i = 0; i < s->plan.pmu.nr; i++) {
+		u32 ev = s->plan.pmu.a[i].event;
+		u64 old = pc->pmu.period[i];
+
+		pmu__restore_period(&pc->pmu, ev, CAPTURE_THROTTLE_FACTOR);
+		if (pc->pmu.period[i] != old)
+			capture__unthrottled(&pc->cap, ctx, &pc->ring, ev, old, pc->pmu.period[i],
+					     now, wake);
+		pc->pmu_period_seen[i] = pc->pmu.period[i];
+	}
+}
+NOKPROBE_SYMBOL(pp_unthrottle);
+
+/* Act on capture__handler_done()'s verdict. [NMI or IRQ] */
+static void pp_rate(enum capture_rate r, struct pp_cpu *pc, struct pp_session *s, unsigned int ctx,
+		    u64 now, bool *wake)
+{
+	if (r == CAPTURE_RATE_LOWER)
+		pp_throttle(pc, s, ctx, now, wake);
+	else if (r == CAPTURE_RATE_RAISE)
+		pp_unthrottle(pc, s, ctx, now, wake);
+}
+NOKPROBE_SYMBOL(pp_rate);
 
 struct pp_emit_ctx {
 	struct pp_cpu *pc;
@@ -224,8 +272,8 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	if (READ_ONCE(pc->sampling)) {
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.overflow_loops_capped = pc->pmu.loops_capped;
 		t_end = plat_now_ns();
-		if (capture__handler_done(&pc->cap, CAPTURE_CTX_NMI, ec.now, t_end))
-			pp_throttle(pc, s, CAPTURE_CTX_NMI, t_end, &ec.wake);
+		pp_rate(capture__handler_done(&pc->cap, CAPTURE_CTX_NMI, ec.now, t_end), pc, s,
+			CAPTURE_CTX_NMI, t_end, &ec.wake);
 		if (ec.wake)
 			irq_work_queue(&pc->wake_work);
 	}
@@ -252,8 +300,8 @@ static void pp_timer_capture(struct pp_cpu *pc, struct pp_session *s)
 			PMUPROF_SOURCE_TIMER, s->plan.clock_event, READ_ONCE(pc->clock_period_ns),
 			t0, &wake);
 	t1 = plat_now_ns();
-	if (capture__handler_done(&pc->cap, CAPTURE_CTX_IRQ, t0, t1))
-		pp_throttle(pc, s, CAPTURE_CTX_IRQ, t1, &wake);
+	pp_rate(capture__handler_done(&pc->cap, CAPTURE_CTX_IRQ, t0, t1), pc, s, CAPTURE_CTX_IRQ,
+		t1, &wake);
 	if (wake)
 		irq_work_queue(&pc->wake_work);
 }

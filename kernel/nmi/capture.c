@@ -267,12 +267,13 @@ filtered:
 	return CAPTURE_FILTERED;
 }
 
-bool capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start, u64 t_end)
+enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
+					u64 t_end)
 {
 	struct capture_ctx *c = &cc->ctx[ctx];
 	u64 took = t_end > t_start ? t_end - t_start : 0;
 	u64 elapsed;
-	bool over;
+	bool over, quiet;
 
 	c->st.nmis_handled++;
 	if (c->st.nmis_handled == 1 || took < c->st.handler_ns_min)
@@ -296,11 +297,21 @@ bool capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start
 					       ? CAPTURE_THROTTLE_WINDOW_NS
 					       : elapsed) *
 					      CAPTURE_MAX_CPU_PCT;
-	if (over || elapsed >= CAPTURE_THROTTLE_WINDOW_NS) {
+	if (over) {
 		c->win_runs = 0;
 		c->win_busy_ns = 0;
+		return CAPTURE_RATE_LOWER;
 	}
-	return over;
+	if (elapsed < CAPTURE_THROTTLE_WINDOW_NS)
+		return CAPTURE_RATE_KEEP;
+	/* A whole window closed under budget. Quiet: at FACTOR times the rate
+	 * the handler would still use at most half the budget, or its runs
+	 * are too short to ever throttle. */
+	quiet = c->win_busy_ns <= (u64)CAPTURE_MAX_MEAN_NS * c->win_runs ||
+		c->win_busy_ns * 100 * CAPTURE_THROTTLE_FACTOR * 2 <= elapsed * CAPTURE_MAX_CPU_PCT;
+	c->win_runs = 0;
+	c->win_busy_ns = 0;
+	return quiet ? CAPTURE_RATE_RAISE : CAPTURE_RATE_KEEP;
 }
 
 void capture__nmi_passed(struct capture_cpu *cc, unsigned int ctx)
@@ -336,6 +347,13 @@ void capture__throttled(struct capture_cpu *cc, unsigned int ctx, struct ring *r
 	period_record(r, PMUPROF_REC_THROTTLE, event, old_period, new_period, now_ns, wake);
 }
 
+void capture__unthrottled(struct capture_cpu *cc, unsigned int ctx, struct ring *r, u32 event,
+			  u64 old_period, u64 new_period, u64 now_ns, bool *wake)
+{
+	cc->ctx[ctx].st.unthrottled++; /* counted even if the record does not fit */
+	period_record(r, PMUPROF_REC_UNTHROTTLE, event, old_period, new_period, now_ns, wake);
+}
+
 void capture__period_changed(struct ring *r, u32 event, u64 old_period, u64 new_period, u64 now_ns,
 			     bool *wake)
 {
@@ -362,6 +380,7 @@ void capture__stats_add(struct pmuprof_cpu_stats *dst, const struct pmuprof_cpu_
 	dst->throttled += src->throttled;
 	dst->overflow_loops_capped += src->overflow_loops_capped;
 	dst->inherit_capped += src->inherit_capped;
+	dst->unthrottled += src->unthrottled;
 	dst->handler_ns_total += src->handler_ns_total;
 	dst->read_records += src->read_records;
 	dst->read_bytes += src->read_bytes;

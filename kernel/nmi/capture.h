@@ -26,6 +26,12 @@
  * after at most a quarter window (25 ms) of handler time; the window is
  * long enough that one slow run (a vCPU preempted on the host, first-time
  * code translation under TCG: a few ms) does not throttle a 1 kHz session.
+ * A window that closes with the handler so cheap that the rate could go up
+ * one step and still use at most half the budget (or with a mean run under
+ * CAPTURE_MAX_MEAN_NS, which can never throttle) lets a throttled rate
+ * come back one step (CAPTURE_RATE_RAISE): the same hysteresis keeps the
+ * two from alternating, and a transient storm does not cost the rest of
+ * the session its rate.
  */
 #ifndef PMUPROF_CAPTURE_H
 #define PMUPROF_CAPTURE_H
@@ -152,17 +158,32 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 			    const struct pp_regs *regs, u32 source, u32 event, u64 period,
 			    u64 now_ns, const struct capture_precise *pr, bool *wake);
 
+/* What capture__handler_done() asks of the caller's sampling rate. */
+enum capture_rate {
+	CAPTURE_RATE_KEEP = 0,
+	CAPTURE_RATE_LOWER, /* over budget: periods x CAPTURE_THROTTLE_FACTOR */
+	CAPTURE_RATE_RAISE, /* a window well under budget: periods back down */
+};
+
 /*
  * Account one handler run that took t_end - t_start ns (NMI claimed).
- * Returns true when the rate must be lowered (caller scales its periods by
- * CAPTURE_THROTTLE_FACTOR and calls capture__throttled()). [NMI]
+ * Returns CAPTURE_RATE_LOWER when the rate must be lowered (the caller
+ * scales its periods by CAPTURE_THROTTLE_FACTOR and calls
+ * capture__throttled()), CAPTURE_RATE_RAISE when a window closed so far
+ * under budget that the rate may go back up one step (the caller divides
+ * periods it throttled earlier by the factor, never below the configured
+ * ones, and calls capture__unthrottled()). [NMI]
  */
-bool capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start, u64 t_end);
+enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
+					u64 t_end);
 /* Count an NMI that was not ours (returned NMI_DONE). [NMI] */
 void capture__nmi_passed(struct capture_cpu *cc, unsigned int ctx);
 /* Count a lowered rate and emit a THROTTLE record (best effort). [NMI] */
 void capture__throttled(struct capture_cpu *cc, unsigned int ctx, struct ring *r, u32 event,
 			u64 old_period, u64 new_period, u64 now_ns, bool *wake);
+/* Count a raised rate and emit an UNTHROTTLE record (best effort). [NMI] */
+void capture__unthrottled(struct capture_cpu *cc, unsigned int ctx, struct ring *r, u32 event,
+			  u64 old_period, u64 new_period, u64 now_ns, bool *wake);
 /* Frequency mode moved an event's period: emit a PERIOD record (best
  * effort; samples carry their own period either way). [NMI] */
 void capture__period_changed(struct ring *r, u32 event, u64 old_period, u64 new_period, u64 now_ns,

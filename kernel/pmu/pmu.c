@@ -1278,6 +1278,22 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	return n ? n : (buf_pmi ? 1 : 0);
 }
 
+void pmu__restore_period(struct pmu_cpu *pc, u32 event, u32 factor)
+{
+	const struct pmu_plan *plan = pc->plan;
+
+	if (!plan || !factor)
+		return;
+	for (u32 i = 0; i < plan->nr; i++) {
+		const struct pmu_assign *a = &plan->a[i];
+
+		if (a->event != event || a->freq_hz)
+			continue;
+		pc->period[i] =
+			pc->period[i] / factor > a->period ? pc->period[i] / factor : a->period;
+	}
+}
+
 void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor)
 {
 	const struct pmu_plan *plan = pc->plan;

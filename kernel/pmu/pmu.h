@@ -198,5 +198,9 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 
 /* Throttling: multiply this CPU's period of `event` by `factor`. [NMI] */
 void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor);
+/* Undo one pmu__scale_period() step: divide the event's fixed periods by
+ * factor, never below the configured period. Frequency-mode counters are
+ * left to their own control. The new period applies at the next re-arm. */
+void pmu__restore_period(struct pmu_cpu *pc, u32 event, u32 factor);
 
 #endif /* PMUPROF_PMU_H */

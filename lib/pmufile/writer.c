@@ -406,6 +406,7 @@ static size_t min_record_size(uint16_t type)
 	case PMUPROF_REC_LOST:
 		return sizeof(struct pmuprof_lost);
 	case PMUPROF_REC_THROTTLE:
+	case PMUPROF_REC_UNTHROTTLE:
 	case PMUPROF_REC_PERIOD:
 		return sizeof(struct pmuprof_throttle);
 	default:

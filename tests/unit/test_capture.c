@@ -1000,16 +1000,23 @@ END_TEST
 
 /* ---- throttling and handler stats ----------------------------------------- */
 
-/* Run n handler runs of `took` ns every `interval` ns; count throttles. */
-static unsigned int run_handlers(unsigned int ctx, u64 *t, unsigned int n, u64 took, u64 interval)
+/* Run n handler runs of `took` ns every `interval` ns; count the verdicts
+ * `want` (throttles unless said otherwise). */
+static unsigned int run_verdicts(unsigned int ctx, u64 *t, unsigned int n, u64 took, u64 interval,
+				 enum capture_rate want)
 {
-	unsigned int thr = 0;
+	unsigned int hits = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		thr += capture__handler_done(&cc, ctx, *t, *t + took);
+		hits += capture__handler_done(&cc, ctx, *t, *t + took) == want;
 		*t += interval;
 	}
-	return thr;
+	return hits;
+}
+
+static unsigned int run_handlers(unsigned int ctx, u64 *t, unsigned int n, u64 took, u64 interval)
+{
+	return run_verdicts(ctx, t, n, took, interval, CAPTURE_RATE_LOWER);
 }
 
 START_TEST(test_throttle_budget)
@@ -1050,6 +1057,60 @@ START_TEST(test_throttle_budget)
 	ck_assert_uint_eq(run_handlers(1, &t, 6000, 5000, 5000), 1);
 	ck_assert_uint_eq(cc.ctx[1].st.nmis_handled, 6000);
 #undef FRESH
+}
+END_TEST
+
+/* Raising a throttled rate back: a window that closes with the handler far
+ * under budget says RAISE once per window; a window near the budget (that
+ * would be over it at twice the rate) keeps the rate, so LOWER and RAISE
+ * do not alternate. */
+START_TEST(test_throttle_raise)
+{
+	u64 t = 1000000000ull;
+
+	capture__reset(&cc);
+	/* cheap runs (1 us, under the 2.5 us mean): RAISE at every window
+	 * close; a window is the 1001 runs that span 100 ms at 10 kHz, so 9
+	 * of them close in 10000 runs */
+	ck_assert_uint_eq(run_verdicts(0, &t, 10000, 1000, 100000, CAPTURE_RATE_RAISE), 9);
+	/* 10 us at 2 kHz: 2 % of the CPU, 4 % at twice the rate: RAISE
+	 * (windows of 201 runs: 9 close in 2000) */
+	capture__reset(&cc);
+	ck_assert_uint_eq(run_verdicts(0, &t, 2000, 10000, 500000, CAPTURE_RATE_RAISE), 9);
+	/* 10 us at 10 kHz: 10 %, 20 % at twice the rate (over half the 25 %
+	 * budget): neither LOWER nor RAISE */
+	capture__reset(&cc);
+	ck_assert_uint_eq(run_verdicts(0, &t, 10000, 10000, 100000, CAPTURE_RATE_RAISE), 0);
+	capture__reset(&cc);
+	ck_assert_uint_eq(run_handlers(0, &t, 10000, 10000, 100000), 0);
+	/* after a storm (LOWER), cheap runs again: RAISE comes back */
+	capture__reset(&cc);
+	ck_assert_uint_eq(run_handlers(0, &t, 6000, 5000, 5000), 1);
+	ck_assert_uint_ge(run_verdicts(0, &t, 3000, 1000, 100000, CAPTURE_RATE_RAISE), 2);
+}
+END_TEST
+
+/* The UNTHROTTLE record and its counter. */
+START_TEST(test_unthrottle_record)
+{
+	struct pmuprof_cpu_stats st;
+	u64 evs[PMUPROF_MAX_EVENTS] = {0}, evl[PMUPROF_MAX_EVENTS] = {0};
+	const struct pmuprof_throttle *tr;
+	bool wake = false;
+
+	capture__reset(&cc);
+	capture__unthrottled(&cc, CAPTURE_CTX_IRQ, &ring, 1, 4000000, 2000000, 777, &wake);
+	tr = (const void *)ring__peek(&ring);
+	ck_assert_ptr_nonnull(tr);
+	ck_assert_uint_eq(tr->hdr.type, PMUPROF_REC_UNTHROTTLE);
+	ck_assert_uint_eq(tr->hdr.size, sizeof(*tr));
+	ck_assert_uint_eq(tr->event, 1);
+	ck_assert_uint_eq(tr->old_period, 4000000);
+	ck_assert_uint_eq(tr->new_period, 2000000);
+	ck_assert_uint_eq(tr->time_ns, 777);
+	capture__cpu_stats(&cc, &st, evs, evl);
+	ck_assert_uint_eq(st.unthrottled, 1);
+	ck_assert_uint_eq(st.throttled, 0);
 }
 END_TEST
 
@@ -1252,6 +1313,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_sample_with_addr);
 	tcase_add_test(tc, test_lost_accounting);
 	tcase_add_test(tc, test_throttle_budget);
+	tcase_add_test(tc, test_throttle_raise);
+	tcase_add_test(tc, test_unthrottle_record);
 	tcase_add_test(tc, test_handler_stats);
 	tcase_add_test(tc, test_throttle_record);
 	tcase_add_test(tc, test_pmu_model_to_samples);

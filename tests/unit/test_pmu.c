@@ -1356,6 +1356,36 @@ START_TEST(test_scale_period)
 }
 END_TEST
 
+/* pmu__restore_period undoes throttling one step at a time, never below
+ * the configured period, only for the event named, and re-arms with it. */
+START_TEST(test_restore_period)
+{
+	static const u64 ev[] = {0x412e, 0x00c4};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+
+	plan_events(P_SKL_LEGACY, &plan, 2, ev, 10000);
+	pmu__cpu_start(&pc, &plan);
+	pmu__scale_period(&pc, 1, 2);
+	pmu__scale_period(&pc, 1, 2);
+	ck_assert_uint_eq(pc.period[1], 40000);
+	pmu__restore_period(&pc, 1, 2);
+	ck_assert_uint_eq(pc.period[1], 20000);
+	ck_assert_uint_eq(pc.period[0], 10000); /* other event untouched */
+	nr_samples = 0;
+	pmu_model_count(&M, 0x00c4, 40000, true);
+	ck_assert_int_eq(nmi(&pc), 1);
+	ck_assert_uint_eq(M.pmc[1], pmu__arm_value(20000, 48)); /* re-armed restored */
+	pmu__restore_period(&pc, 1, 2);
+	ck_assert_uint_eq(pc.period[1], 10000);
+	pmu__restore_period(&pc, 1, 2); /* not below the configured period */
+	ck_assert_uint_eq(pc.period[1], 10000);
+	pmu__restore_period(&pc, 0, 2);
+	ck_assert_uint_eq(pc.period[0], 10000);
+	pmu__cpu_stop(&pc);
+}
+END_TEST
+
 static Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
@@ -1393,6 +1423,7 @@ static Suite *pmu_suite(void)
 	tcase_add_test(tc, test_loop_cap);
 	tcase_add_test(tc, test_freq_mode);
 	tcase_add_test(tc, test_scale_period);
+	tcase_add_test(tc, test_restore_period);
 	suite_add_tcase(s, tc);
 	return s;
 }

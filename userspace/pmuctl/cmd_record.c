@@ -89,7 +89,7 @@ struct recorder {
 	bool traced, child_done;
 	int child_status;
 	/* accounting */
-	uint64_t samples, lost, throttles, records;
+	uint64_t samples, lost, throttles, unthrottles, records;
 	uint64_t ev_samples[PMUPROF_MAX_EVENTS];
 	uint64_t last_samples[PMUPROF_MAX_EVENTS];
 	uint64_t start_mono, last_status;
@@ -717,6 +717,8 @@ static void scan_records(struct recorder *r, const uint8_t *buf, size_t len)
 			r->lost += ((const struct pmuprof_lost *)h)->lost;
 		} else if (h->type == PMUPROF_REC_THROTTLE) {
 			r->throttles++;
+		} else if (h->type == PMUPROF_REC_UNTHROTTLE) {
+			r->unthrottles++;
 		}
 		off += h->size;
 	}
@@ -970,7 +972,7 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 		    uint64_t bytes, double secs)
 {
 	char sz[32];
-	uint64_t total_lost = r->lost, throttled = r->throttles;
+	uint64_t total_lost = r->lost, throttled = r->throttles, raised = r->unthrottles;
 	int i;
 
 	if (have_stats) {
@@ -978,6 +980,8 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 			total_lost = st->total.lost;
 		if (st->total.throttled > throttled)
 			throttled = st->total.throttled;
+		if (st->total.unthrottled > raised)
+			raised = st->total.unthrottled;
 	}
 	human_bytes(bytes, sz, sizeof(sz));
 	fprintf(stderr, "pmuctl: recorded %.2f s: %" PRIu64 " samples, %s written to %s\n", secs,
@@ -1010,8 +1014,9 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 	if (throttled)
 		fprintf(stderr,
 			"pmuctl: warning: the module throttled sampling %" PRIu64 " times because "
-			"handlers took too long; periods in the file are the ones used\n",
-			throttled);
+			"handlers took too long (and raised the rate back %" PRIu64 " times when "
+			"they were cheap again); periods in the file are the ones used\n",
+			throttled, raised);
 }
 
 /* ---------------------------------------------------------------- */

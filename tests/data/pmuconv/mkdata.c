@@ -16,6 +16,7 @@
  *          (stacks innermost first; pages 0 unknown 1 4K 2 2M 3 1G)
  *   lost CPU TIME N
  *   throttle CPU EV TIME OLD NEW
+ *   unthrottle CPU EV TIME OLD NEW   (the rate raised back)
  *   end TIME        close with a trailer (session clock)
  *   truncate        flush and abandon: no trailer
  */
@@ -248,9 +249,10 @@ int main(int argc, char **argv)
 			l.lost = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
 			if (pmufile_writer__records(w, &l, sizeof(l)))
 				die(ln, "writer rejected lost");
-		} else if (!strcmp(cmd, "throttle")) {
+		} else if (!strcmp(cmd, "throttle") || !strcmp(cmd, "unthrottle")) {
 			struct pmuprof_throttle t = {0};
-			t.hdr.type = PMUPROF_REC_THROTTLE;
+			t.hdr.type = !strcmp(cmd, "throttle") ? PMUPROF_REC_THROTTLE
+							      : PMUPROF_REC_UNTHROTTLE;
 			t.hdr.size = sizeof(t);
 			t.cpu = (uint32_t)atoi(strtok_r(NULL, " \t", &save));
 			t.event = (uint16_t)atoi(strtok_r(NULL, " \t", &save));

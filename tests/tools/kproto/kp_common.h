@@ -87,6 +87,7 @@ static inline const char *kp_record_problem(const struct pmuprof_record_header *
 	case PMUPROF_REC_LOST:
 		return h->size == sizeof(struct pmuprof_lost) ? NULL : "LOST record of wrong size";
 	case PMUPROF_REC_THROTTLE:
+	case PMUPROF_REC_UNTHROTTLE:
 	case PMUPROF_REC_PERIOD:
 		return h->size == sizeof(struct pmuprof_throttle) ? NULL : "THROTTLE of wrong size";
 	default:

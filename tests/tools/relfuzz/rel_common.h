@@ -150,6 +150,7 @@ static inline int rel_tally_buf(struct rel_tally *t, const char *buf, size_t n)
 			t->lost_records++;
 			break;
 		case PMUPROF_REC_THROTTLE:
+		case PMUPROF_REC_UNTHROTTLE:
 		case PMUPROF_REC_PERIOD:
 			t->throttles++;
 			break;
