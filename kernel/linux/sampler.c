@@ -92,83 +92,59 @@ static bool want_segs(const struct pp_session *s)
 	return s->plan.cap.flags & PMUPROF_CF_DATA_ADDR;
 }
 
-/* Lower this CPU's rate (throttling). Clock: double the period the sender
- * uses for this CPU. PMU: double each counter's period. [NMI or IRQ] */
-static void pp_throttle(struct pp_cpu *pc, struct pp_session *s, unsigned int ctx, u64 now,
-			bool *wake)
+/* A rate change, as a THROTTLE or UNTHROTTLE record. [NMI or IRQ] */
+static void pp_rate_note(struct pp_cpu *pc, unsigned int ctx, bool raise, u32 event, u64 before,
+			 u64 after, u64 now, bool *wake)
 {
-	u32 i;
-
-	if (s->plan.clock_event >= 0) {
-		u64 old = READ_ONCE(pc->clock_period_ns);
-		u64 new = old *CAPTURE_THROTTLE_FACTOR;
-
-		if (new > SESSION_MAX_CLOCK_PERIOD_NS)
-			new = SESSION_MAX_CLOCK_PERIOD_NS;
-		if (new != old) {
-			WRITE_ONCE(pc->clock_period_ns, new);
-			capture__throttled(&pc->cap, ctx, &pc->ring, s->plan.clock_event, old, new,
-					   now, wake);
-		}
-	}
-	if (ctx != CAPTURE_CTX_NMI || !READ_ONCE(pc->pmu_running))
-		return; /* counters are only touched from their NMI */
-	for (i = 0; i < s->plan.pmu.nr; i++) {
-		u32 ev = s->plan.pmu.a[i].event;
-		u64 old = pc->pmu.period[i];
-
-		pmu__scale_period(&pc->pmu, ev, CAPTURE_THROTTLE_FACTOR);
-		if (pc->pmu.period[i] != old)
-			capture__throttled(&pc->cap, ctx, &pc->ring, ev, old, pc->pmu.period[i],
-					   now, wake);
-		pc->pmu_period_seen[i] = pc->pmu.period[i]; /* reported as THROTTLE */
-	}
+	if (raise)
+		capture__unthrottled(&pc->cap, ctx, &pc->ring, event, before, after, now, wake);
+	else
+		capture__throttled(&pc->cap, ctx, &pc->ring, event, before, after, now, wake);
 }
-NOKPROBE_SYMBOL(pp_throttle);
+NOKPROBE_SYMBOL(pp_rate_note);
 
-/* Raise this CPU's rate one step back towards the configured one after an
- * earlier pp_throttle(): clock period / factor, PMU fixed periods / factor,
- * never below what the session asked for. [NMI or IRQ] */
-static void pp_unthrottle(struct pp_cpu *pc, struct pp_session *s, unsigned int ctx, u64 now,
-			  bool *wake)
-{
-	u32 i;
-
-	if (s->plan.clock_event >= 0) {
-		u64 old = READ_ONCE(pc->clock_period_ns);
-		u64 new = old / CAPTURE_THROTTLE_FACTOR;
-
-		if (new < s->plan.clock_period_ns)
-			new = s->plan.clock_period_ns;
-		if (new != old) {
-			WRITE_ONCE(pc->clock_period_ns, new);
-			capture__unthrottled(&pc->cap, ctx, &pc->ring, s->plan.clock_event, old,
-					     new, now, wake);
-		}
-	}
-	if (ctx != CAPTURE_CTX_NMI || !READ_ONCE(pc->pmu_running))
-		return; /* counters are only touched from their NMI */
-	for (i = 0; i < s->plan.pmu.nr; i++) {
-		u32 ev = s->plan.pmu.a[i].event;
-		u64 old = pc->pmu.period[i];
-
-		pmu__restore_period(&pc->pmu, ev, CAPTURE_THROTTLE_FACTOR);
-		if (pc->pmu.period[i] != old)
-			capture__unthrottled(&pc->cap, ctx, &pc->ring, ev, old, pc->pmu.period[i],
-					     now, wake);
-		pc->pmu_period_seen[i] = pc->pmu.period[i];
-	}
-}
-NOKPROBE_SYMBOL(pp_unthrottle);
-
-/* Act on capture__handler_done()'s verdict. [NMI or IRQ] */
+/*
+ * Act on capture__handler_done()'s verdict for this CPU's rate, one step:
+ * LOWER (throttling) multiplies the periods by CAPTURE_THROTTLE_FACTOR,
+ * RAISE divides them back, within [the configured period, the maximum].
+ * Clock: the period the sender uses for this CPU. PMU: each counter's
+ * period (pmu__scale_period / pmu__restore_period, which keeps frequency
+ * mode to its own control). Each change is a THROTTLE or UNTHROTTLE
+ * record. [NMI or IRQ]
+ */
 static void pp_rate(enum capture_rate r, struct pp_cpu *pc, struct pp_session *s, unsigned int ctx,
 		    u64 now, bool *wake)
 {
-	if (r == CAPTURE_RATE_LOWER)
-		pp_throttle(pc, s, ctx, now, wake);
-	else if (r == CAPTURE_RATE_RAISE)
-		pp_unthrottle(pc, s, ctx, now, wake);
+	bool raise = r == CAPTURE_RATE_RAISE;
+	u32 i;
+
+	if (r == CAPTURE_RATE_KEEP)
+		return;
+	if (s->plan.clock_event >= 0) {
+		u64 before = READ_ONCE(pc->clock_period_ns);
+		u64 after =
+			raise ? before / CAPTURE_THROTTLE_FACTOR : before * CAPTURE_THROTTLE_FACTOR;
+
+		after = clamp_t(u64, after, s->plan.clock_period_ns, SESSION_MAX_CLOCK_PERIOD_NS);
+		if (after != before) {
+			WRITE_ONCE(pc->clock_period_ns, after);
+			pp_rate_note(pc, ctx, raise, s->plan.clock_event, before, after, now, wake);
+		}
+	}
+	if (ctx != CAPTURE_CTX_NMI || !READ_ONCE(pc->pmu_running))
+		return; /* counters are only touched from their NMI */
+	for (i = 0; i < s->plan.pmu.nr; i++) {
+		u32 ev = s->plan.pmu.a[i].event;
+		u64 before = pc->pmu.period[i];
+
+		if (raise)
+			pmu__restore_period(&pc->pmu, ev, CAPTURE_THROTTLE_FACTOR);
+		else
+			pmu__scale_period(&pc->pmu, ev, CAPTURE_THROTTLE_FACTOR);
+		if (pc->pmu.period[i] != before)
+			pp_rate_note(pc, ctx, raise, ev, before, pc->pmu.period[i], now, wake);
+		pc->pmu_period_seen[i] = pc->pmu.period[i]; /* reported as (UN)THROTTLE */
+	}
 }
 NOKPROBE_SYMBOL(pp_rate);
 
