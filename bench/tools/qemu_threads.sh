@@ -40,8 +40,9 @@ log=$(tr '\0' '\n' <"/proc/$pid/cmdline" | sed -n 's/^file:\(.*console\.log\)$/\
 }
 hz=$(getconf CLK_TCK)
 
-# snap: "NAME utime+stime_ticks voluntary_switches" per thread; NAME is
-# main, cpuN or other (the comm may contain blanks: parse after the ')').
+# snap: "NAME utime+stime_ticks voluntary_switches" for the main thread
+# (main) and each vCPU thread (cpuN); other threads are left out (the stat
+# line's comm may contain blanks: parse after the ')').
 snap() {
 	for t in /proc/"$pid"/task/*; do
 		tid=${t##*/}

@@ -554,6 +554,20 @@ static size_t frames_of(const struct rawfile *r, struct fr *out, size_t max)
 	return n;
 }
 
+/* The first SAMPLES frame after the fifth frame (one with frames on both
+ * sides), 0 if none; *total = records in all frames. */
+static size_t mid_samples_frame(const struct fr *fr, size_t nf, uint64_t *total)
+{
+	size_t v = 0;
+
+	for (size_t i = 0; i < nf; i++) {
+		*total += fr[i].nrec;
+		if (fr[i].type == PMUFILE_FRAME_SAMPLES && i > 4 && !v)
+			v = i;
+	}
+	return v;
+}
+
 /* Recompute the CRCs of the frame at off after a test edited it. */
 static void reseal(uint8_t *d, size_t off)
 {
@@ -724,11 +738,7 @@ START_TEST(test_flipped_byte_in_samples)
 	write_ref(path, &ref, 3, 30, 100);
 	raw = slurp(path);
 	nf = frames_of(&raw, fr, 64);
-	for (size_t i = 0; i < nf; i++) {
-		total += fr[i].nrec;
-		if (fr[i].type == PMUFILE_FRAME_SAMPLES && i > 4 && !victim)
-			victim = i;
-	}
+	victim = mid_samples_frame(fr, nf, &total);
 	ck_assert_uint_gt(victim, 0);
 	raw.data[fr[victim].off + 24 + fr[victim].size / 2] ^= 0x10;
 	spit(bad, raw.data, raw.size);
@@ -1232,11 +1242,7 @@ START_TEST(test_bad_record_mid_frame)
 	write_ref(path, &ref, 3, 40, 100);
 	raw = slurp(path);
 	nf = frames_of(&raw, fr, 64);
-	for (size_t i = 0; i < nf; i++) {
-		total += fr[i].nrec;
-		if (fr[i].type == PMUFILE_FRAME_SAMPLES && i > 4 && !v)
-			v = i;
-	}
+	v = mid_samples_frame(fr, nf, &total);
 	ck_assert_uint_gt(v, 0);
 	ck_assert_uint_gt(fr[v].nrec, 4);
 	/* the record in the middle of frame v */
