@@ -5,7 +5,7 @@
 set -e
 PKGS="make gcc libc6-dev pkg-config libpfm4-dev libelf-dev libdw-dev zlib1g-dev check \
 qemu-system-x86 busybox-static cpio gzip linux-headers-amd64 binutils kmod \
-libxml2-utils valgrind linux-perf"
+libxml2-utils valgrind linux-perf libjansson-dev"
 # `deps.sh soak` also installs what only `make soak` needs (clang for libFuzzer).
 [ "${1:-}" = soak ] && PKGS="$PKGS clang"
 missing=""
