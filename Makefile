@@ -5,6 +5,7 @@
 #   make check      deps + build + unit tests + VM tests; ends "N passed, N failed"
 #   make demo       deps + build + profile the demo workload in a VM -> out/demo/
 #   make vm-test T=NAME   one VM scenario;  make vm-shell   interactive guest
+#   make qemu-pmu   build (once, cached) QEMU with the emulated-PMU series
 #   make bench      benchmarks -> out/bench/;  make soak   long reliability runs
 #   make install / uninstall  (PREFIX, DESTDIR)
 #
@@ -46,7 +47,7 @@ GUEST_BINS :=
 UNIT_TESTS :=
 MAN_PAGES :=
 
-.PHONY: all module guest-module guest-bins userspace deps check unit vm-tests demo vm-test vm-shell \
+.PHONY: all module guest-module guest-bins userspace deps check unit vm-tests demo vm-test vm-shell qemu-pmu \
 	bench soak install uninstall clean format format-check
 
 all: module userspace
@@ -93,21 +94,26 @@ deps:
 
 unit: $(UNIT_TESTS)
 
+# QEMU 7.2 (Debian's source) with tests/vm/qemu-pmu/series, cached by the
+# series' hash; the VM harness uses it for every boot (tests/vm/README.md).
+qemu-pmu:
+	@sh tests/vm/qemu-pmu/build.sh >/dev/null
+
 check: deps
-	@$(MAKE) --no-print-directory all guest-bins unit
+	@$(MAKE) --no-print-directory all guest-bins unit qemu-pmu
 	@sh tests/run-all.sh
 
 demo: deps
-	@$(MAKE) --no-print-directory all guest-bins
+	@$(MAKE) --no-print-directory all guest-bins qemu-pmu
 	@sh tests/vm/demo.sh
 
-vm-test: all guest-bins
+vm-test: all guest-bins qemu-pmu
 	@sh tests/vm/run.sh $(T)
 
-vm-shell: all guest-bins
+vm-shell: all guest-bins qemu-pmu
 	@sh tests/vm/run.sh --shell
 
-bench: all guest-bins
+bench: all guest-bins qemu-pmu
 	@sh bench/run.sh $(if $(QUICK),--quick)
 
 soak: all guest-bins

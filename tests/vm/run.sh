@@ -62,7 +62,26 @@ KERNEL=$BUILD/guest-kernel/vmlinuz-$KVER
 KMODDIR=$BUILD/guest-kernel/modules-$KVER
 [ -f "$KERNEL" ] || die "guest kernel $KERNEL missing; run 'make deps'"
 [ -d "$KMODDIR" ] || die "guest kernel modules $KMODDIR missing; run 'make deps'"
-QEMU=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found; run 'make deps'"
+# QEMU: the build with the emulated-PMU series (tests/vm/qemu-pmu/, built and
+# cached by 'make qemu-pmu'), else the system's; VM_QEMU=PATH forces one.
+# Without the series every scenario still boots (-cpu max behaves as in the
+# unpatched QEMU), but those that need a PMU under TCG fail and say why.
+QEMU_PMU=""
+if [ -n "${VM_QEMU:-}" ]; then
+	QEMU=$VM_QEMU
+	[ -x "$QEMU" ] || die "VM_QEMU=$QEMU is not an executable"
+elif QEMU_PMU=$(sh "$ROOT/tests/vm/qemu-pmu/build.sh" --path 2>/dev/null); then
+	QEMU=$QEMU_PMU
+else
+	QEMU_PMU=""
+	QEMU=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found; run 'make deps'"
+	note "the emulated-PMU QEMU is not built ('make qemu-pmu'): using $QEMU; PMU scenarios will fail"
+fi
+# Our build has no firmware of its own: Debian's qemu-system-x86 has it.
+QEMU_FW="-L /usr/share/seabios -L /usr/share/qemu"
+# The emulated Intel PMU (docs/TESTING.md): Skylake identity, architectural
+# PMU v4 under TCG.  '# cpu:' in a scenario overrides it.
+PMU_CPU_TCG="max,vendor=GenuineIntel,family=6,model=94,pmu=on"
 BUSYBOX=$(command -v busybox) || die "busybox not found; run 'make deps' (busybox-static)"
 file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$BUSYBOX is dynamically linked; install busybox-static ('make deps')"
@@ -85,8 +104,8 @@ detect_accel() {
 }
 ACCEL=$(detect_accel)
 case "$ACCEL" in
-kvm) ACCEL_ARGS="-enable-kvm -cpu host,pmu=on" ;;
-tcg) ACCEL_ARGS="-accel tcg -cpu max" ;;
+kvm) ACCEL_ARGS="-enable-kvm" DEFAULT_CPU="host,pmu=on" ;;
+tcg) ACCEL_ARGS="-accel tcg" DEFAULT_CPU="max" ;;
 *) die "VM_ACCEL must be kvm or tcg, not '$ACCEL'" ;;
 esac
 SCALE=${VM_TIMEOUT_SCALE:-1}
@@ -197,11 +216,19 @@ mkcpio() { # DIR OUT
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$2"
 }
 
+# perf for the guest: /usr/bin/perf, or the binary behind Debian's versioned
+# wrapper script (perf_6.1 and the like).
+PERF_BIN=$(command -v perf 2>/dev/null)
+if [ -n "$PERF_BIN" ] && [ "$(head -c 4 "$PERF_BIN" 2>/dev/null | tail -c 3)" != ELF ]; then
+	PERF_BIN=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | tail -n 1)
+fi
+
 build_base() {
 	key=$( (
 		echo "$KVER $KMODS_ALL"
-		echo "base-format 1"
+		echo "base-format 2"
 		sha256sum "$BUSYBOX"
+		[ -n "$PERF_BIN" ] && sha256sum "$PERF_BIN"
 	) | sha256sum | cut -c1-16)
 	BASE=$VMDIR/base-$key.cpio
 	find "$VMDIR" -maxdepth 1 -name 'base-*.cpio' -mmin +30 ! -name "$(basename "$BASE")" -delete 2>/dev/null
@@ -231,6 +258,15 @@ build_base() {
 			[ -f "$st/lib/pmtest/kmod/$d.ko" ] || cp "$(kmod_path "$d")" "$st/lib/pmtest/kmod/$d.ko"
 		done
 	done
+	# Linux perf, the independent oracle of the PMU scenarios, with its shared
+	# libraries at their Debian paths.
+	if [ -n "$PERF_BIN" ]; then
+		cp -L "$PERF_BIN" "$st/usr/bin/perf"
+		for lib in $(ldd "$PERF_BIN" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+			mkdir -p "$st$(dirname "$lib")"
+			cp -L "$lib" "$st$lib"
+		done
+	fi
 	mkcpio "$st" "$BASE.$$" || die "cpio of the base initramfs failed"
 	mv "$BASE.$$" "$BASE"
 	rm -rf "$st"
@@ -338,10 +374,22 @@ run_one() {
 			;;
 		esac
 	done
+	cpu=$(hdr "$file" cpu)
+	extra_cmdline=$(hdr "$file" cmdline)
 	# Accelerator requirements first: a KVM-only scenario is a SKIP under TCG
 	# whatever else it needs.
 	for n in $needs; do
 		case "$n" in
+		pmu)
+			# a PMU: the host's virtual PMU under KVM, the emulated one under TCG
+			if [ "$ACCEL" = tcg ]; then
+				if [ -z "$QEMU_PMU" ]; then
+					REASON="needs the emulated-PMU QEMU under TCG; run 'make qemu-pmu'"
+					return
+				fi
+				cpu=${cpu:-$PMU_CPU_TCG}
+			fi
+			;;
 		kvm-pmu)
 			if [ "$ACCEL" != kvm ]; then
 				RESULT=SKIP
@@ -360,7 +408,13 @@ run_one() {
 	done
 	for n in $needs; do
 		case "$n" in
-		kvm-pmu | tcg) ;;
+		kvm-pmu | tcg | pmu) ;;
+		perf)
+			if [ -z "$PERF_BIN" ]; then
+				REASON="needs Linux perf in the guest; run 'make deps' (linux-perf)"
+				return
+			fi
+			;;
 		module)
 			if [ ! -f "$ROOT/kernel/pmuprof.ko" ] && [ ! -f "$BUILD/guest-kmod/kernel/pmuprof.ko" ]; then
 				REASON="pmuprof.ko not built; run 'make module' (or 'make guest-module')"
@@ -406,17 +460,30 @@ run_one() {
 	else
 		serial="-serial file:$rdir/console.log"
 	fi
+	[ "$ACCEL" = kvm ] && cpu=""
+	cpu=${cpu:-$DEFAULT_CPU}
+	cmdline="$CMDLINE_BASE"
+	# RETBleed: the emulated Skylake is an affected model, and the kernel's
+	# warning about it would fail the dmesg policy.
+	case "$cpu" in *GenuineIntel*) cmdline="$cmdline retbleed=off" ;; esac
+	[ -n "$extra_cmdline" ] && cmdline="$cmdline $extra_cmdline"
+	cmdline="$cmdline pmtest=$name pmtest_accel=$ACCEL pmtest_gtimeout=$gt"
+	echo "$QEMU $QEMU_FW $ACCEL_ARGS -cpu $cpu -smp $smp -m $mem -nodefaults -display none" \
+		"-no-reboot -serial stdio -drive file=results.img,format=raw,if=virtio" \
+		"-kernel $BOOT_IMAGE -initrd $INITRD -append '$cmdline'" >"$rdir/qemu-cmdline"
+	echo "INFO: vm/$name qemu: $(cat "$rdir/qemu-cmdline")"
 	t0=$(now)
 	# shellcheck disable=SC2086
 	# timeout(1) puts QEMU in its own process group, so a Ctrl-C on run.sh
 	# would not reach it: forward INT/TERM explicitly.
 	# -name debug-threads=on: the threads carry names ("CPU 1/TCG"), which
 	# bench/tools/qemu_threads.sh and host tools (top -H) show.
-	timeout -k 5 "$tmo" "$QEMU" $ACCEL_ARGS -smp "$smp" -m "$mem" -nodefaults -display none \
+	timeout -k 5 "$tmo" "$QEMU" $QEMU_FW $ACCEL_ARGS -cpu "$cpu" -smp "$smp" -m "$mem" \
+		-nodefaults -display none \
 		-name "pmuprof-$name,debug-threads=on" -no-reboot $serial \
 		-drive "file=$rdir/results.img,format=raw,if=virtio,cache=unsafe" \
 		-kernel "$BOOT_IMAGE" -initrd "$INITRD" \
-		-append "$CMDLINE_BASE pmtest=$name pmtest_accel=$ACCEL pmtest_gtimeout=$gt" \
+		-append "$cmdline" \
 		</dev/null >"$qout" 2>&1 &
 	tpid=$!
 	trap 'kill -TERM $tpid 2>/dev/null; note "interrupted; run dir $rdir"; exit 130' INT TERM
@@ -428,6 +495,8 @@ run_one() {
 	echo "$secs" >"$rdir/seconds"
 	tar -xf "$rdir/results.img" -C "$rdir/results" 2>/dev/null
 	rm -f "$rdir/results.img"
+	# QEMU's own output (the emulated PMU's pmu-insn-totals lines) for the host part
+	[ -f "$rdir/qemu.out" ] && cp "$rdir/qemu.out" "$rdir/results/qemu.out"
 	[ -f "$rdir/results/dmesg.txt" ] && cp "$rdir/results/dmesg.txt" "$rdir/dmesg.txt"
 
 	gst=""
@@ -542,7 +611,11 @@ if [ "$MODE" = shell ]; then
 	note "interactive guest ($ACCEL); 'exit' or Ctrl-A X leaves; results disk is not read back"
 	truncate -s 64M "$VMDIR/shell-results.img"
 	# shellcheck disable=SC2086
-	exec "$QEMU" $ACCEL_ARGS -smp 2 -m 3072 -nodefaults -nographic -no-reboot \
+	# VM_CPU=pmu boots the emulated Intel PMU (TCG), VM_CPU=SPEC any -cpu.
+	cpu=${VM_CPU:-$DEFAULT_CPU}
+	[ "$cpu" = pmu ] && cpu=$PMU_CPU_TCG
+	note "$QEMU -cpu $cpu"
+	exec "$QEMU" $QEMU_FW $ACCEL_ARGS -cpu "$cpu" -smp 2 -m 3072 -nodefaults -nographic -no-reboot \
 		-serial mon:stdio \
 		-drive "file=$VMDIR/shell-results.img,format=raw,if=virtio,cache=unsafe" \
 		-kernel "$BOOT_IMAGE" -initrd "$INITRD" \
