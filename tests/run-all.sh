@@ -21,6 +21,7 @@ pass=0
 fail=0
 skip=0
 failed_names=""
+skipped_names=""
 
 add_fail() {
 	fail=$((fail + 1))
@@ -71,6 +72,8 @@ run_suite() {
 	grep -E '^(PASS|FAIL|SKIP): ' "$out"
 	pass=$((pass + p))
 	skip=$((skip + s))
+	[ "$s" -gt 0 ] && skipped_names="$skipped_names
+$(grep '^SKIP: ' "$out" | sed 's/^SKIP: /  /')"
 	if [ "$f" -gt 0 ]; then
 		fail=$((fail + f))
 		failed_names="$failed_names
@@ -95,6 +98,8 @@ echo "== VM tests"
 if [ "${SKIP_VM:-0}" = 1 ]; then
 	echo "SKIP: vm (SKIP_VM=1)"
 	skip=$((skip + 1))
+	skipped_names="$skipped_names
+  vm (SKIP_VM=1)"
 elif [ -f tests/vm/run.sh ]; then
 	run_suite vm sh tests/vm/run.sh --all
 else
@@ -104,6 +109,11 @@ fi
 
 if [ "$fail" -gt 0 ]; then
 	echo "Failed:$failed_names"
+fi
+# Every skip with its reason: a skip is allowed only for a hardware
+# prerequisite this machine lacks (tests/vm/README.md, "needs:").
+if [ "$skip" -gt 0 ]; then
+	echo "Skipped:$skipped_names"
 fi
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"

@@ -376,6 +376,7 @@ run_one() {
 	done
 	cpu=$(hdr "$file" cpu)
 	extra_cmdline=$(hdr "$file" cmdline)
+	pmu_cmdline=""
 	# Accelerator requirements first: a KVM-only scenario is a SKIP under TCG
 	# whatever else it needs.
 	for n in $needs; do
@@ -388,6 +389,8 @@ run_one() {
 					return
 				fi
 				cpu=${cpu:-$PMU_CPU_TCG}
+				# as under KVM: the PMU free for pmuprof (see CMDLINE_BASE)
+				pmu_cmdline="nmi_watchdog=0"
 			fi
 			;;
 		kvm-pmu)
@@ -466,6 +469,7 @@ run_one() {
 	# RETBleed: the emulated Skylake is an affected model, and the kernel's
 	# warning about it would fail the dmesg policy.
 	case "$cpu" in *GenuineIntel*) cmdline="$cmdline retbleed=off" ;; esac
+	[ -n "$pmu_cmdline" ] && cmdline="$cmdline $pmu_cmdline"
 	[ -n "$extra_cmdline" ] && cmdline="$cmdline $extra_cmdline"
 	cmdline="$cmdline pmtest=$name pmtest_accel=$ACCEL pmtest_gtimeout=$gt"
 	echo "$QEMU $QEMU_FW $ACCEL_ARGS -cpu $cpu -smp $smp -m $mem -nodefaults -display none" \

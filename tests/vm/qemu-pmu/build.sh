@@ -6,6 +6,8 @@
 #
 #   build.sh            build if needed; print the binary's path on stdout
 #   build.sh --path     print the cached binary's path if it exists (exit 1 if not)
+#   build.sh --baseline the same source and configuration without the series
+#                       (the reference of bench/qemu_pmu_overhead.sh)
 #
 # The source is fetched with a private apt configuration that holds the
 # deb-src lines (the system's apt sources are never touched). Cache root:
@@ -15,14 +17,27 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${PMUPROF_QEMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pmuprof/qemu-pmu}
 log() { echo "qemu-pmu: $*" >&2; }
 
-key=$( (cat "$HERE/build.sh"; cd "$HERE" && for p in $(grep -v '^#' series); do cat "$p"; done) |
-	sha256sum | cut -c1-16)
+PATH_ONLY=0
+PATCHES=$(grep -v '^#' "$HERE/series")
+for a in "$@"; do
+	case "$a" in
+	--path) PATH_ONLY=1 ;;
+	--baseline) PATCHES="" ;;
+	*) log "unknown option $a (--path, --baseline)"; exit 2 ;;
+	esac
+done
+# What the binary depends on, and so the cache key: the source package
+# (newest 7.2 in bookworm), the configuration and the patches.
+CONFIG="--target-list=x86_64-softmmu --without-default-features --disable-docs \
+--disable-werror --disable-tools --disable-debug-info --disable-install-blobs"
+key=$( (echo "qemu 7.2 bookworm; configure $CONFIG; patches $PATCHES"
+	cd "$HERE" && for p in $PATCHES; do cat "$p"; done) | sha256sum | cut -c1-16)
 OUT="$CACHE/bin-$key"
 if [ -x "$OUT/qemu-system-x86_64" ]; then
 	echo "$OUT/qemu-system-x86_64"
 	exit 0
 fi
-[ "${1:-}" = --path ] && exit 1
+[ $PATH_ONLY = 1 ] && exit 1
 
 mkdir -p "$CACHE"
 SRC="$CACHE/src"
@@ -52,7 +67,7 @@ mkdir -p "$WORK"
 log "unpacking $(basename "$dsc")"
 dpkg-source -x "$dsc" "$WORK/qemu" >"$WORK/unpack.log" 2>&1 || { cat "$WORK/unpack.log" >&2; exit 1; }
 cd "$WORK/qemu"
-for p in $(grep -v '^#' "$HERE/series"); do
+for p in $PATCHES; do
 	log "applying $p"
 	patch -p1 --no-backup-if-mismatch -s <"$HERE/$p" || { log "patch $p does not apply"; exit 1; }
 done
@@ -60,9 +75,8 @@ done
 # 3. Configure and build only qemu-system-x86_64.
 mkdir -p build && cd build
 log "configuring (log: $WORK/configure.log)"
-../configure --target-list=x86_64-softmmu --without-default-features --disable-docs \
-	--disable-werror --disable-tools --disable-debug-info --disable-install-blobs \
-	>"$WORK/configure.log" 2>&1 || { tail -30 "$WORK/configure.log" >&2; exit 1; }
+# shellcheck disable=SC2086
+../configure $CONFIG >"$WORK/configure.log" 2>&1 || { tail -30 "$WORK/configure.log" >&2; exit 1; }
 log "building qemu-system-x86_64 (a few minutes; log: $WORK/build.log)"
 ninja qemu-system-x86_64 >"$WORK/build.log" 2>&1 || { grep -B2 -A8 'error' "$WORK/build.log" | head -60 >&2; exit 1; }
 mkdir -p "$OUT.part"

@@ -35,6 +35,6 @@ if [ -n "$PMUPROF_KO" ]; then
 	module_loaded pmuprof && fail "pmuprof still loaded after rmmod"
 	pass_check module-load-unload
 else
-	skip_check module-load-unload "pmuprof.ko not built"
+	fail_check module-load-unload "pmuprof.ko not built (make module); a build gap is a failure, not a skip"
 fi
 exit 0

@@ -7,6 +7,7 @@
 # with read(2).
 # needs: pmu perf bin:insnloop bin:split7030 bin:pmuregs
 # kmods: msr
+# cmdline: nmi_watchdog=1
 # timeout: 420
 
 # perf throttles itself when its NMI handler looks slow (it always does under

@@ -115,7 +115,7 @@ if command -v relcaps >/dev/null 2>&1; then
 		fail_check record-unprivileged "exit $rc: $(tail -n 3 "$RESULTS/unpriv.err" | tr '\n' ' ')"
 	fi
 else
-	skip_check record-unprivileged "relcaps (tests/tools/relfuzz) is not built"
+	fail_check record-unprivileged "relcaps (tests/tools/relfuzz) is not built (make guest-bins)"
 fi
 
 # The raw ioctls: INHERIT with target PID works (and samples this shell's

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Cost of the emulated PMU (tests/vm/qemu-pmu) in QEMU's TCG: the same guest
+# boot and workload under
+#   baseline   QEMU 7.2 built the same way without the series
+#   idle       the series, Intel PMU identity, nothing counting (nmi_watchdog=0)
+#   counting   the series, NMI watchdog on (cycles on every CPU) and perf stat
+#              -a counting instructions and branches for the whole workload
+# all with -cpu max,vendor=GenuineIntel,family=6,model=94,pmu=on.
+# The workload is split7030 -r ROUNDS pinned to CPU 1 (fixed work).
+# Prints a Markdown table: median of REPEATS runs of the whole boot (QEMU's
+# wall time) and of the workload alone (split7030's own seconds, guest clock).
+#
+#   sh bench/qemu_pmu_overhead.sh [REPEATS] [ROUNDS]
+# Run on a quiet machine: TCG wall times follow the host's load.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+REPEATS=${1:-3}
+ROUNDS=${2:-60}
+BUILD=${BUILD:-build}
+KVER=$(sh scripts/kver.sh)
+KERNEL=$BUILD/guest-kernel/vmlinuz-$KVER
+WL=$BUILD/guest/split7030
+for f in "$KERNEL" "$WL"; do
+	[ -f "$f" ] || {
+		echo "qemu_pmu_overhead: $f missing; run 'make deps guest-bins'" >&2
+		exit 2
+	}
+done
+PATCHED=$(sh tests/vm/qemu-pmu/build.sh)
+BASELINE=$(sh tests/vm/qemu-pmu/build.sh --baseline)
+PERF_BIN=$(command -v perf)
+CPU=max,vendor=GenuineIntel,family=6,model=94,pmu=on
+
+ST=$(mktemp -d)
+trap 'rm -rf "$ST"' EXIT
+r=$ST/root
+mkdir -p "$r/bin" "$r/usr/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
+cp "$(command -v busybox)" "$r/bin/busybox"
+for a in sh mount poweroff cat taskset; do ln -s busybox "$r/bin/$a"; done
+cp "$WL" "$r/usr/bin/"
+cp -L "$PERF_BIN" "$r/usr/bin/perf"
+for lib in $(ldd "$PERF_BIN" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+	mkdir -p "$r$(dirname "$lib")"
+	cp -L "$lib" "$r$lib"
+done
+cat >"$r/init" <<EOF
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+case "\$(cat /proc/cmdline)" in
+*bench=counting*) perf stat -a -x, -e instructions,branches -o /tmp/stat -- \
+	taskset -c 1 split7030 -r $ROUNDS ;;
+*) taskset -c 1 split7030 -r $ROUNDS ;;
+esac
+poweroff -f
+EOF
+chmod 755 "$r/init"
+(cd "$r" && find . | cpio -o -H newc --quiet) >"$ST/initrd"
+
+boot() { # QEMU CMDLINE-EXTRA -> "wall_s workload_s"
+	t0=$(date +%s.%N)
+	out=$("$1" -L /usr/share/seabios -L /usr/share/qemu -accel tcg -cpu "$CPU" -smp 2 -m 1024 \
+		-nodefaults -display none -serial stdio -no-reboot -kernel "$KERNEL" -initrd "$ST/initrd" \
+		-append "console=ttyS0 quiet panic=-1 retbleed=off $2" 2>&1)
+	t1=$(date +%s.%N)
+	w=$(echo "$out" | sed -n 's/.*split7030: .* seconds=\([0-9.]*\).*/\1/p' | tail -n 1)
+	echo "$t0 $t1 ${w:-nan}" | awk '{ printf "%.2f %s\n", $2 - $1, $3 }'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "| configuration | boot + workload, s (median of $REPEATS) | workload alone, s | vs baseline (workload) |"
+echo "| --- | --- | --- | --- |"
+base=""
+for cfg in baseline idle counting; do
+	case $cfg in
+	baseline) q=$BASELINE extra="nmi_watchdog=0" ;;
+	idle) q=$PATCHED extra="nmi_watchdog=0" ;;
+	counting) q=$PATCHED extra="nmi_watchdog=1 bench=counting" ;;
+	esac
+	: >"$ST/runs"
+	i=0
+	while [ $i -lt "$REPEATS" ]; do
+		boot "$q" "$extra" >>"$ST/runs"
+		i=$((i + 1))
+	done
+	wall=$(cut -d' ' -f1 "$ST/runs" | median)
+	wl=$(cut -d' ' -f2 "$ST/runs" | median)
+	[ -z "$base" ] && base=$wl
+	ratio=$(echo "$wl $base" | awk '{ printf "%+.1f %%", ($1 / $2 - 1) * 100 }')
+	echo "| $cfg | $wall | $wl | $ratio |"
+done
+echo
+echo "host: $(nproc) CPUs, load at end $(cut -d' ' -f1-3 /proc/loadavg); guest: $KVER, -cpu $CPU, -smp 2"
