@@ -2,7 +2,7 @@
 /*
  * kernel/pmu unit tests. Tables list the source line, the input and the
  * expected result or the expected error (libpfm4 tests/validate_x86.c
- * style); the end-to-end tests drive the real pmu.c against the register
+ * style); the end-to-end tests drive the real kernel/pmu against the register
  * model in pmu_model.c.
  */
 #include <check.h>
