@@ -617,6 +617,7 @@ static unsigned int size_of_class(const struct dctx *c, const struct x86_insn *i
 		return 0;
 	}
 }
+PP_NOKPROBE(size_of_class);
 
 /* 0F opcodes whose memory form depends on the SIMD prefix. */
 static u32 sse_fixup(const struct dctx *c, const struct x86_insn *in, u8 op, u32 a)
@@ -1475,6 +1476,7 @@ int x86_decode(struct x86_insn *in, const u8 *buf, size_t len, bool compat)
 	}
 	return 0;
 }
+PP_NOKPROBE(x86_decode);
 
 const struct x86_mem *x86_insn_access(const struct x86_insn *insn)
 {
@@ -1485,6 +1487,7 @@ const struct x86_mem *x86_insn_access(const struct x86_insn *insn)
 			return &insn->mem[i];
 	return NULL;
 }
+PP_NOKPROBE(x86_insn_access);
 
 static u64 reg_value(const struct pp_regs *regs, s8 r)
 {
@@ -1522,3 +1525,4 @@ int x86_mem_addr(const struct x86_insn *insn, const struct x86_mem *m, const str
 	*addr = ea;
 	return 0;
 }
+PP_NOKPROBE(x86_mem_addr);

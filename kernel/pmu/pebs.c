@@ -4,6 +4,7 @@
  * Everything here is bounded by the record/area sizes it is given.
  */
 #include "pebs.h"
+#include "pmuprof/platform.h"
 #include "pmuprof/x86_pmu_regs.h"
 #include "pmuprof/x86_models.h"
 
@@ -19,6 +20,7 @@ static void wr64(u8 *p, u32 off, u64 v)
 {
 	memcpy(p + off, &v, sizeof(v));
 }
+PP_NOKPROBE(wr64);
 
 u32 pebs__fixed_record_size(u32 format)
 {
@@ -48,6 +50,7 @@ u32 pebs__adaptive_record_size(u64 cfg)
 			(u32)(((cfg & X86_PEBS_CFG_LBR_MASK) >> X86_PEBS_CFG_LBR_SHIFT) + 1);
 	return size;
 }
+PP_NOKPROBE(pebs__adaptive_record_size);
 
 static int parse_fixed(u32 format, const u8 *b, size_t len, struct pebs_sample *s)
 {
@@ -115,6 +118,7 @@ int pebs__parse(u32 format, const void *buf, size_t len, u64 expect_cfg, struct 
 		return parse_fixed(format, buf, len, out);
 	return parse_adaptive(buf, len, expect_cfg, out);
 }
+PP_NOKPROBE(pebs__parse);
 
 int pebs__ds_setup(u8 *ds, size_t ds_len, const struct pebs_ds_params *p)
 {
@@ -157,6 +161,7 @@ int pebs__ds_reset_offset(u32 format, bool fixed, u32 idx)
 	}
 	return (int)(X86_DS_PEBS_COUNTER_RESET + slot * sizeof(u64));
 }
+PP_NOKPROBE(pebs__ds_reset_offset);
 
 int pebs__ds_pending(const u8 *ds, size_t ds_len, u32 record_size)
 {
@@ -193,6 +198,7 @@ int pebs__ds_take(u8 *ds, size_t ds_len, u64 base, u32 record_size, u32 nrec, u3
 	wr64(ds, X86_DS_PEBS_INDEX, base);
 	return rc;
 }
+PP_NOKPROBE(pebs__ds_take);
 
 /* ===================================================================== */
 /* Model tables of PEBS counter constraints (family 06H)                  */

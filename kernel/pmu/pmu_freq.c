@@ -5,6 +5,7 @@
  * pmu__restore_period). No floating point, 64-bit division only.
  */
 #include "pmu_internal.h"
+#include "pmuprof/platform.h"
 
 #define PMU_NSEC_PER_SEC 1000000000ull
 /* Frequency mode: events per second assumed before the first overflow
@@ -50,6 +51,7 @@ u64 pmu__freq_next_period(u64 period, u64 elapsed_ns, u64 freq_hz, u64 max)
 		period -= (period - target) >> PMU_FREQ_FILTER_SHIFT;
 	return clamp_period(period, max);
 }
+PP_NOKPROBE(pmu__freq_next_period);
 
 u64 pmu__freq_first_period(u64 freq_hz, u64 max)
 {
@@ -68,6 +70,7 @@ void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now)
 		pc->last_ns[i] = now;
 	}
 }
+PP_NOKPROBE(pmu__freq_update);
 
 void pmu__restore_period(struct pmu_cpu *pc, u32 event, u32 factor)
 {
@@ -84,6 +87,7 @@ void pmu__restore_period(struct pmu_cpu *pc, u32 event, u32 factor)
 			pc->period[i] / factor > a->period ? pc->period[i] / factor : a->period;
 	}
 }
+PP_NOKPROBE(pmu__restore_period);
 
 void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor)
 {
@@ -99,3 +103,4 @@ void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor)
 		pc->period[i] = pc->period[i] > max / factor ? max : pc->period[i] * factor;
 	}
 }
+PP_NOKPROBE(pmu__scale_period);

@@ -11,11 +11,13 @@ u64 pmu__width_mask(u32 width)
 {
 	return width >= 64 ? ~0ull : (1ull << width) - 1;
 }
+PP_NOKPROBE(pmu__width_mask);
 
 u64 pmu__arm_value(u64 period, u32 width)
 {
 	return (0 - period) & pmu__width_mask(width);
 }
+PP_NOKPROBE(pmu__arm_value);
 
 static u32 assign_width(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
@@ -34,6 +36,7 @@ u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a)
 		max = legacy;
 	return max;
 }
+PP_NOKPROBE(pmu__max_period);
 
 u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
@@ -41,11 +44,13 @@ u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a)
 		return MSR_IA32_FIXED_CTR0 + a->idx;
 	return (plan->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + a->idx;
 }
+PP_NOKPROBE(pmu__counter_msr);
 
 u64 pmu__global_bit(const struct pmu_assign *a)
 {
 	return a->kind == PMU_CTR_FIXED ? X86_GLOBAL_FIXED(a->idx) : X86_GLOBAL_PMC(a->idx);
 }
+PP_NOKPROBE(pmu__global_bit);
 
 unsigned int pmu__decode_status(const struct pmu_plan *plan, u64 status, u8 *out)
 {
@@ -83,6 +88,7 @@ void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period)
 	pc->armed[i] = period;
 	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(period, assign_width(plan, a)));
 }
+PP_NOKPROBE(pmu__arm);
 
 /* Counter reset value the CPU reloads after writing a record: the same
  * arm value as the counter itself, so every record stands for armed[i]. */
@@ -96,6 +102,7 @@ void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i)
 	if (off >= 0 && (u32)off + sizeof(v) <= PMU_PEBS_DS_BYTES)
 		memcpy((u8 *)pc->pebs_mem.ds + off, &v, sizeof(v));
 }
+PP_NOKPROBE(pmu__pebs_set_reset);
 
 /* Lay out the DS area: threshold = one record, so every record raises the
  * DS-buffer PMI (perf's single-record mode: the IP and data address go

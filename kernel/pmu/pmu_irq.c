@@ -133,6 +133,7 @@ static void reset_ours(struct pmu_cpu *pc)
 	if (pmu__has_global(plan))
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, pmu__ack_mask(plan));
 }
+PP_NOKPROBE(reset_ours);
 
 /* Version 1: no GLOBAL_STATUS. A counter armed with -period has its top
  * bit set until it wraps; a clear top bit means it overflowed. */
@@ -188,6 +189,7 @@ int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 
 	return pmu__handle_nmi_ex(pc, &ops, ctx);
 }
+PP_NOKPROBE(pmu__handle_nmi);
 
 int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx)
 {
@@ -259,3 +261,4 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	/* a buffer PMI of ours with no usable record is still ours */
 	return n ? n : (buf_pmi ? 1 : 0);
 }
+PP_NOKPROBE(pmu__handle_nmi_ex);

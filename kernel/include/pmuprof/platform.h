@@ -17,6 +17,19 @@
 #include "pmuprof/types.h"
 
 /*
+ * PP_NOKPROBE(fn), after the definition of every function the NMI handler
+ * can reach: no kprobe may be placed in it (one would trap inside the NMI).
+ * NOKPROBE_SYMBOL on Linux, nothing elsewhere. scripts/check-nokprobe.sh
+ * checks the built module against its call graph.
+ */
+#ifdef __KERNEL__
+#include <asm-generic/kprobes.h> /* not <linux/kprobes.h>: its MSR names clash */
+#define PP_NOKPROBE(fn) NOKPROBE_SYMBOL(fn)
+#else
+#define PP_NOKPROBE(fn)
+#endif
+
+/*
  * Interrupted register state, portable form. gpr[] is indexed by the x86
  * register number used in ModRM/SIB encodings (PP_REG_*), so the
  * instruction decoder can index it directly.
