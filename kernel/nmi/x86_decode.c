@@ -15,30 +15,19 @@
 /* ---------------------------------------------------------------------- */
 /* Encoding constants (SDM vol.2 ch.2)                                     */
 /* ---------------------------------------------------------------------- */
-#define PFX_LOCK   0xf0
-#define PFX_REPNE  0xf2
-#define PFX_REP	   0xf3
-#define PFX_CS	   0x2e
-#define PFX_SS	   0x36
-#define PFX_DS	   0x3e
-#define PFX_ES	   0x26
-#define PFX_FS	   0x64
-#define PFX_GS	   0x65
-#define PFX_OPSIZE 0x66
-#define PFX_ADSIZE 0x67
-#define REX_MASK   0xf0
-#define REX_BASE   0x40
-#define REX_W	   0x08
-#define REX_R	   0x04
-#define REX_X	   0x02
-#define REX_B	   0x01
-#define ESC_0F	   0x0f
-#define ESC_0F38   0x38
-#define ESC_0F3A   0x3a
-#define VEX3	   0xc4
-#define VEX2	   0xc5
-#define EVEX	   0x62
-#define XOP	   0x8f
+#define REX_MASK 0xf0
+#define REX_BASE 0x40
+#define REX_W	 0x08
+#define REX_R	 0x04
+#define REX_X	 0x02
+#define REX_B	 0x01
+#define ESC_0F	 0x0f
+#define ESC_0F38 0x38
+#define ESC_0F3A 0x3a
+#define VEX3	 0xc4
+#define VEX2	 0xc5
+#define EVEX	 0x62
+#define XOP	 0x8f
 #define VEX_MODE32_MASK                                                                            \
 	0xc0		  /* in 32-bit code C4/C5/62 are VEX/EVEX only when the                    \
 			   * next byte has bits 7:6 = 11 (else LES/LDS/BOUND) */
@@ -248,31 +237,6 @@ static struct x86_mem *new_mem(struct x86_insn *in)
 	return m;
 }
 
-/* Implicit stack slot [SP + disp]; the stack's address size is the mode's. */
-static void add_stack(struct x86_insn *in, unsigned int acc, unsigned int size, s64 disp)
-{
-	struct x86_mem *m = new_mem(in);
-
-	m->base = PP_REG_SP;
-	m->disp = disp;
-	m->access = (u8)acc;
-	m->size = (u8)size;
-	m->addr_size = in->mode == 64 ? 8 : 4;
-	m->flags = X86_MEMF_STACK;
-}
-
-/* String operand: [SI] (segment overridable) or [DI] (ES, fixed). */
-static void add_string(struct x86_insn *in, bool di, unsigned int acc, unsigned int size)
-{
-	struct x86_mem *m = new_mem(in);
-
-	m->base = di ? PP_REG_DI : PP_REG_SI;
-	m->seg = di ? X86_SEG_FLAT : in->seg;
-	m->access = (u8)acc;
-	m->size = (u8)size;
-	m->flags = X86_MEMF_STRING;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Prefixes, VEX, EVEX                                                     */
 /* ---------------------------------------------------------------------- */
@@ -337,16 +301,17 @@ static int decode_vex(struct dctx *c, struct x86_insn *in, u8 esc)
  * segment it selects + 1 (PFX_SEG); the last segment prefix wins. */
 #define PFX_SEG(s) (u8)(((s) + 1) << 5)
 static const u8 legacy_prefixes[256] = {
-	[PFX_LOCK] = X86_PFX_LOCK,	  /* lock */
-	[PFX_REP] = X86_PFX_REP,	  /* rep / repe, mandatory F3 */
-	[PFX_REPNE] = X86_PFX_REPNE,	  /* repne, mandatory F2 */
-	[PFX_OPSIZE] = X86_PFX_OPSIZE,	  /* operand size, mandatory 66 */
-	[PFX_ADSIZE] = X86_PFX_ADSIZE,	  /* address size */
-	[PFX_FS] = PFX_SEG(X86_SEG_FS),	  /* fs: base regs->fs_base */
-	[PFX_GS] = PFX_SEG(X86_SEG_GS),	  /* gs: base regs->gs_base */
-	[PFX_CS] = PFX_SEG(X86_SEG_FLAT), /* cs, ss, ds, es: base 0 here */
-	[PFX_SS] = PFX_SEG(X86_SEG_FLAT), [PFX_DS] = PFX_SEG(X86_SEG_FLAT),
-	[PFX_ES] = PFX_SEG(X86_SEG_FLAT),
+	[0xf0] = X86_PFX_LOCK,		/* lock */
+	[0xf2] = X86_PFX_REPNE,		/* repne, mandatory F2 */
+	[0xf3] = X86_PFX_REP,		/* rep / repe, mandatory F3 */
+	[0x66] = X86_PFX_OPSIZE,	/* operand size, mandatory 66 */
+	[0x67] = X86_PFX_ADSIZE,	/* address size */
+	[0x64] = PFX_SEG(X86_SEG_FS),	/* fs: base regs->fs_base */
+	[0x65] = PFX_SEG(X86_SEG_GS),	/* gs: base regs->gs_base */
+	[0x2e] = PFX_SEG(X86_SEG_FLAT), /* cs: base 0 here */
+	[0x36] = PFX_SEG(X86_SEG_FLAT), /* ss: base 0 here */
+	[0x3e] = PFX_SEG(X86_SEG_FLAT), /* ds: base 0 here */
+	[0x26] = PFX_SEG(X86_SEG_FLAT), /* es: base 0 here */
 };
 
 static int decode_prefixes(struct dctx *c, struct x86_insn *in, u8 *op)
@@ -363,15 +328,15 @@ static int decode_prefixes(struct dctx *c, struct x86_insn *in, u8 *op)
 			in->seg = (u8)((p >> 5) - 1);
 		} else if (p) {
 			in->prefixes |= p;
-			last_rep = (p & (X86_PFX_REP | X86_PFX_REPNE)) ? b : last_rep;
+			last_rep = (p & (X86_PFX_REP | X86_PFX_REPNE)) ? p : last_rep;
 		} else if (c->mode64 && (b & REX_MASK) == REX_BASE) {
 			in->rex = b;
 			continue; /* REX counts only directly before the opcode */
 		} else {
 			*op = b;
 			/* Mandatory-prefix rule: the last F2/F3 wins over 66. */
-			c->simd = last_rep == PFX_REP		    ? X86_SIMD_F3
-				  : last_rep == PFX_REPNE	    ? X86_SIMD_F2
+			c->simd = last_rep == X86_PFX_REP	    ? X86_SIMD_F3
+				  : last_rep == X86_PFX_REPNE	    ? X86_SIMD_F2
 				  : (in->prefixes & X86_PFX_OPSIZE) ? X86_SIMD_66
 								    : X86_SIMD_NONE;
 			return 0;
@@ -602,93 +567,84 @@ static int immediates(struct dctx *c, struct x86_insn *in, u32 a)
 	return 0;
 }
 
-/* Implicit operands: stack slots, string operands, XLAT, MASKMOV. */
+/* Implicit operands (SDM vol.2 "Operand Encoding" columns): up to two per
+ * special, each where it is, its access, and its size and displacement in
+ * units of the opcode's operand size (from its size class). */
+enum implicit_where { IM_NONE, IM_SP, IM_BP, IM_SI, IM_DI, IM_DI_SEG, IM_XLAT };
+struct implicit_op {
+	u8 where, acc;
+	s8 size, disp; /* x unit */
+	bool cap4;     /* INS/OUTS: at most 4 bytes */
+};
+#define LD X86_ACC_LOAD
+#define ST X86_ACC_STORE
+static const struct implicit_op implicit_ops[][2] = {
+	[SP_PUSH] = {{IM_SP, ST, 1, -1}},		    /* push */
+	[SP_POP] = {{IM_SP, LD, 1, 0}},			    /* pop */
+	[SP_CALL] = {{IM_SP, ST, 1, -1}},		    /* call rel: return address */
+	[SP_CALLF] = {{IM_SP, ST, 2, -2}},		    /* callf ptr: CS and IP */
+	[SP_RET] = {{IM_SP, LD, 1, 0}},			    /* ret */
+	[SP_RETF] = {{IM_SP, LD, 0, 0}},		    /* retf, iret: size unknown */
+	[SP_ENTER] = {{IM_SP, ST, 1, -1}},		    /* enter: push BP */
+	[SP_LEAVE] = {{IM_BP, LD, 1, 0}},		    /* leave: pop BP after SP := BP */
+	[SP_PUSHA] = {{IM_SP, ST, 8, -8}},		    /* pusha */
+	[SP_POPA] = {{IM_SP, LD, 8, 0}},		    /* popa */
+	[SP_LODS] = {{IM_SI, LD, 1, 0}},		    /* lods */
+	[SP_STOS] = {{IM_DI, ST, 1, 0}},		    /* stos */
+	[SP_MOVS] = {{IM_SI, LD, 1, 0}, {IM_DI, ST, 1, 0}}, /* movs */
+	[SP_CMPS] = {{IM_SI, LD, 1, 0}, {IM_DI, LD, 1, 0}}, /* cmps */
+	[SP_SCAS] = {{IM_DI, LD, 1, 0}},		    /* scas */
+	[SP_INS] = {{IM_DI, ST, 1, 0, true}},		    /* ins */
+	[SP_OUTS] = {{IM_SI, LD, 1, 0, true}},		    /* outs */
+	[SP_XLAT] = {{IM_XLAT, LD, 1, 0}},		    /* xlat: [BX + AL] */
+	[SP_MASKMOV] = {{IM_DI_SEG, ST, 1, 0}},		    /* maskmovq: DS:[DI] */
+	[SP_POP_RM] = {{IM_SP, LD, 1, 0}},		    /* pop r/m */
+	[SP_CALL_RM] = {{IM_SP, ST, 1, -1}},		    /* call r/m */
+	[SP_CALLF_M] = {{IM_SP, ST, 0, -2}},		    /* callf m16:xx */
+	[SP_PUSH_RM] = {{IM_SP, ST, 1, -1}},		    /* push r/m */
+};
+#undef LD
+#undef ST
+
 static void implicit_operands(const struct dctx *c, struct x86_insn *in, u32 a)
 {
-	unsigned int sp = x86_attr_sp(a), size = size_of_class(c, in, x86_attr_sz(a));
-	bool mem = MODRM_MOD(in->modrm) != MOD_REG;
-	struct x86_mem *m;
+	unsigned int sp = x86_attr_sp(a), unit;
 
-	switch (sp) {
-	case SP_PUSH:
-	case SP_CALL:
-	case SP_ENTER:
-		add_stack(in, X86_ACC_STORE, size, -(s64)size);
-		break;
-	case SP_CALLF: /* callf ptr: pushes CS then IP */
-		add_stack(in, X86_ACC_STORE, 2 * size, -2 * (s64)size);
-		break;
-	case SP_POP:
-	case SP_RET:
-		add_stack(in, X86_ACC_LOAD, size, 0);
-		break;
-	case SP_RETF:
-		add_stack(in, X86_ACC_LOAD, 0, 0);
-		break;
-	case SP_LEAVE:
-		add_stack(in, X86_ACC_LOAD, size, 0);
-		in->mem[in->nr_mem - 1].base = PP_REG_BP;
-		break;
-	case SP_PUSHA:
-		add_stack(in, X86_ACC_STORE, 8 * in->opnd_size, -8 * (s64)in->opnd_size);
-		break;
-	case SP_POPA:
-		add_stack(in, X86_ACC_LOAD, 8 * in->opnd_size, 0);
-		break;
-	case SP_LODS:
-	case SP_OUTS:
-		add_string(in, false, X86_ACC_LOAD, sp == SP_OUTS && size == 8 ? 4 : size);
-		break;
-	case SP_STOS:
-	case SP_INS:
-		add_string(in, true, X86_ACC_STORE, sp == SP_INS && size == 8 ? 4 : size);
-		break;
-	case SP_SCAS:
-		add_string(in, true, X86_ACC_LOAD, size);
-		break;
-	case SP_MOVS:
-	case SP_CMPS:
-		add_string(in, false, X86_ACC_LOAD, size);
-		add_string(in, true, sp == SP_MOVS ? X86_ACC_STORE : X86_ACC_LOAD, size);
-		break;
-	case SP_XLAT:
-		m = new_mem(in);
-		m->base = PP_REG_BX;
-		m->index = PP_REG_AX;
-		m->seg = in->seg;
-		m->access = X86_ACC_LOAD;
-		m->size = 1;
-		m->flags = X86_MEMF_XLAT;
-		break;
-	case SP_MASKMOV:
-		if (!mem) { /* maskmovq/maskmovdqu: store to DS:[DI] */
-			add_string(in, true, X86_ACC_STORE, size);
-			in->mem[in->nr_mem - 1].seg = in->seg;
-		}
-		break;
-	case SP_POP_RM: /* the stack slot is read */
-		add_stack(in, X86_ACC_LOAD, in->opnd_size, 0);
-		break;
-	case SP_CALL_RM:
-	case SP_JMP_RM:
-	case SP_PUSH_RM:
+	if (sp == SP_CALL_RM || sp == SP_JMP_RM || sp == SP_PUSH_RM) {
+		/* near branch targets and pushes are 64-bit in 64-bit mode */
 		if (c->mode64)
-			in->opnd_size = sp != SP_PUSH_RM		  ? 8
-					: (in->prefixes & X86_PFX_OPSIZE) ? 2
-									  : 8;
+			in->opnd_size =
+				sp != SP_PUSH_RM || !(in->prefixes & X86_PFX_OPSIZE) ? 8 : 2;
 		if (in->nr_mem)
 			in->mem[0].size = in->opnd_size;
-		if (sp != SP_JMP_RM)
-			add_stack(in, X86_ACC_STORE, in->opnd_size, -(s64)in->opnd_size);
-		break;
-	case SP_CALLF_M: /* call far m16:xx */
-	case SP_JMPF_M:
-		in->mem[0].size = 0;
-		if (sp == SP_CALLF_M)
-			add_stack(in, X86_ACC_STORE, 0, 0 - 2 * (s64)in->opnd_size);
-		break;
-	default:
-		break;
+	}
+	if (sp == SP_CALLF_M || sp == SP_JMPF_M)
+		in->mem[0].size = 0; /* m16:16/32/64 */
+	if ((sp == SP_MASKMOV && MODRM_MOD(in->modrm) != MOD_REG) ||
+	    sp >= PP_ARRAY_SIZE(implicit_ops))
+		return;
+	unit = size_of_class(c, in, x86_attr_sz(a));
+	for (unsigned int i = 0; i < 2 && implicit_ops[sp][i].where; i++) {
+		const struct implicit_op *o = &implicit_ops[sp][i];
+		struct x86_mem *m = new_mem(in);
+
+		m->access = o->acc;
+		m->size = (u8)(o->cap4 && unit == 8 ? 4 : o->size * unit);
+		m->disp = o->disp * (s64)unit;
+		if (o->where == IM_SP || o->where == IM_BP) {
+			m->base = o->where == IM_SP ? PP_REG_SP : PP_REG_BP;
+			m->addr_size = in->mode == 64 ? 8 : 4; /* the stack's: the mode's */
+			m->flags = X86_MEMF_STACK;
+		} else if (o->where == IM_XLAT) {
+			m->base = PP_REG_BX;
+			m->index = PP_REG_AX;
+			m->seg = in->seg;
+			m->flags = X86_MEMF_XLAT;
+		} else { /* [SI] (segment overridable), [DI] (ES, fixed; MASKMOV: DS) */
+			m->base = o->where == IM_SI ? PP_REG_SI : PP_REG_DI;
+			m->seg = o->where == IM_DI ? X86_SEG_FLAT : in->seg;
+			m->flags = X86_MEMF_STRING;
+		}
 	}
 }
 
