@@ -200,11 +200,13 @@ static void sb_str(struct strbuf *sb, const char *s)
 	}
 }
 
-static void sb_num(struct strbuf *sb, u64 v, unsigned int base)
+/* label, then v in base 10 or 16 (0x-prefixed) */
+static void sb_num(struct strbuf *sb, const char *label, u64 v, unsigned int base)
 {
 	char tmp[24];
 	unsigned int n = 0;
 
+	sb_str(sb, label);
 	do {
 		tmp[n++] = "0123456789abcdef"[v % base];
 		v /= base;
@@ -242,22 +244,15 @@ int pmu__describe(const struct pmu_caps *c, char *buf, size_t len)
 		return -EINVAL;
 	sb_str(&sb, "pmu: ");
 	if (c->status == PMUPROF_PMU_OK) {
-		sb_str(&sb, "version=");
-		sb_num(&sb, c->version, 10);
-		sb_str(&sb, " gp=");
-		sb_num(&sb, c->nr_gp, 10);
-		sb_str(&sb, "x");
-		sb_num(&sb, c->gp_width, 10);
-		sb_str(&sb, " fixed=");
-		sb_num(&sb, c->nr_fixed, 10);
-		sb_str(&sb, "x");
-		sb_num(&sb, c->fixed_width, 10);
-		sb_str(&sb, " events=");
-		sb_num(&sb, c->arch_events, 16);
+		sb_num(&sb, "version=", c->version, 10);
+		sb_num(&sb, " gp=", c->nr_gp, 10);
+		sb_num(&sb, "x", c->gp_width, 10);
+		sb_num(&sb, " fixed=", c->nr_fixed, 10);
+		sb_num(&sb, "x", c->fixed_width, 10);
+		sb_num(&sb, " events=", c->arch_events, 16);
 		sb_str(&sb, c->full_width ? " full-width" : " legacy-width");
 		if (c->pebs) {
-			sb_str(&sb, " pebs-format=");
-			sb_num(&sb, c->pebs_format, 10);
+			sb_num(&sb, " pebs-format=", c->pebs_format, 10);
 			if (c->pebs_baseline)
 				sb_str(&sb, " pebs-adaptive");
 		}
@@ -266,12 +261,9 @@ int pmu__describe(const struct pmu_caps *c, char *buf, size_t len)
 	}
 	sb_str(&sb, " cpu=");
 	sb_str(&sb, c->vendor_string[0] ? c->vendor_string : "?");
-	sb_str(&sb, " family=");
-	sb_num(&sb, c->family, 10);
-	sb_str(&sb, " model=");
-	sb_num(&sb, c->model, 16);
-	sb_str(&sb, " stepping=");
-	sb_num(&sb, c->stepping, 10);
+	sb_num(&sb, " family=", c->family, 10);
+	sb_num(&sb, " model=", c->model, 16);
+	sb_num(&sb, " stepping=", c->stepping, 10);
 	if (c->hypervisor)
 		sb_str(&sb, " hypervisor");
 	buf[sb.pos < len ? sb.pos : len - 1] = '\0';

@@ -16,12 +16,9 @@
 
 #include "pmuprof/types.h"
 
-/*
- * PP_NOKPROBE(fn), after the definition of every function the NMI handler
- * can reach: no kprobe may be placed in it (one would trap inside the NMI).
- * NOKPROBE_SYMBOL on Linux, nothing elsewhere. scripts/check-nokprobe.sh
- * checks the built module against its call graph.
- */
+/* PP_NOKPROBE(fn) after every function the NMI handler can reach: no kprobe
+ * in it (it would trap inside the NMI). NOKPROBE_SYMBOL on Linux, nothing
+ * elsewhere; scripts/check-nokprobe.sh checks the built module. */
 #ifdef __KERNEL__
 #include <asm-generic/kprobes.h> /* not <linux/kprobes.h>: its MSR names clash */
 #define PP_NOKPROBE(fn) NOKPROBE_SYMBOL(fn)

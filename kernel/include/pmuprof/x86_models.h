@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Intel family 06H display model numbers (CPUID.1 signature, decoded by
- * pmu__probe: (ext_model << 4) + model) of the parts pmuprof has per-model
- * facts for. Source: SDM vol. 4 table 2-1 "CPUID Signature Values of
- * DisplayFamily_DisplayModel". The sibling of x86_pmu_regs.h: names only,
- * the per-model facts are const tables in the .c files (pebs.c).
+ * Intel family 06H display models (pmu__probe: (ext_model << 4) + model) of
+ * the parts pmuprof has per-model facts for (SDM vol. 4 table 2-1). Names
+ * only: the facts are const tables in the .c files (pebs.c).
  */
 #ifndef PMUPROF_X86_MODELS_H
 #define PMUPROF_X86_MODELS_H
