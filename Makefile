@@ -62,7 +62,7 @@ $(BUILD)/gobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
-include $(sort $(wildcard */build.mk */*/build.mk */*/*/build.mk tests/unit/*.mk))
+include kernel/core.mk $(sort $(wildcard */build.mk */*/build.mk */*/*/build.mk tests/unit/*.mk))
 -include $(shell find $(BUILD)/obj $(BUILD)/gobj -name '*.d' 2>/dev/null)
 
 userspace: $(BINS)

@@ -319,6 +319,7 @@ unsigned int plat_paging_levels(void)
 {
 	return pgtable_l5_enabled() ? 5 : 4;
 }
+NOKPROBE_SYMBOL(plat_paging_levels);
 
 void pp_regs_from_pt(struct pp_linux_regs *lr, struct pt_regs *regs, bool want_segs)
 {

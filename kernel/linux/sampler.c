@@ -62,28 +62,6 @@
 #include "pp_linux.h"
 #include "../nmi/dataaddr.h"
 
-/* The portable code the NMI path runs cannot use Linux macros: keep kprobes
- * off it from here (a kprobe inside the NMI path would recurse into it). */
-NOKPROBE_SYMBOL(capture__sample);
-NOKPROBE_SYMBOL(capture__user_stack);
-NOKPROBE_SYMBOL(capture__sample_size);
-NOKPROBE_SYMBOL(capture__handler_done);
-NOKPROBE_SYMBOL(capture__nmi_passed);
-NOKPROBE_SYMBOL(capture__throttled);
-NOKPROBE_SYMBOL(capture__unthrottled);
-NOKPROBE_SYMBOL(pmu__restore_period);
-NOKPROBE_SYMBOL(ring__reserve_sample);
-NOKPROBE_SYMBOL(ring__reserve);
-NOKPROBE_SYMBOL(ring__commit);
-NOKPROBE_SYMBOL(pmu__handle_nmi);
-NOKPROBE_SYMBOL(pmu__handle_nmi_ex);
-NOKPROBE_SYMBOL(pmu__scale_period);
-NOKPROBE_SYMBOL(dataaddr__fill);
-NOKPROBE_SYMBOL(dataaddr__fill_known);
-NOKPROBE_SYMBOL(capture__sample_precise);
-NOKPROBE_SYMBOL(pebs__parse);
-NOKPROBE_SYMBOL(pebs__ds_take);
-
 struct pp_cpu __percpu *pp_cpus;
 static int pp_cpuhp_state = -1;
 

@@ -44,6 +44,7 @@ u32 capture__sample_size(bool addr, unsigned int nr_kstack, unsigned int nr_usta
 	size += (u32)(nr_kstack + nr_ustack) * sizeof(u64);
 	return size; /* every part is a multiple of 8 bytes */
 }
+PP_NOKPROBE(capture__sample_size);
 
 unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned int max,
 				 u32 *sflags)
@@ -84,6 +85,7 @@ unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned
 	}
 	return n;
 }
+PP_NOKPROBE(capture__user_stack);
 
 static void ctx_count_lost(struct capture_ctx *c, u32 event)
 {
@@ -100,6 +102,7 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 	return capture__sample_precise(cc, ctx, p, r, regs, source, event, period, now_ns, NULL,
 				       wake);
 }
+PP_NOKPROBE(capture__sample);
 
 /*
  * The TARGET_PID filter. The direct tgid check is the common case and costs
@@ -266,6 +269,7 @@ filtered:
 	c->st.filtered++;
 	return CAPTURE_FILTERED;
 }
+PP_NOKPROBE(capture__sample_precise);
 
 enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
 					u64 t_end)
@@ -313,11 +317,13 @@ enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx
 	c->win_busy_ns = 0;
 	return quiet ? CAPTURE_RATE_RAISE : CAPTURE_RATE_KEEP;
 }
+PP_NOKPROBE(capture__handler_done);
 
 void capture__nmi_passed(struct capture_cpu *cc, unsigned int ctx)
 {
 	cc->ctx[ctx].st.nmis_passed++;
 }
+PP_NOKPROBE(capture__nmi_passed);
 
 static void period_record(struct ring *r, u16 type, u32 event, u64 old_period, u64 new_period,
 			  u64 now_ns, bool *wake)
@@ -346,6 +352,7 @@ void capture__throttled(struct capture_cpu *cc, unsigned int ctx, struct ring *r
 	cc->ctx[ctx].st.throttled++; /* counted even if the record does not fit */
 	period_record(r, PMUPROF_REC_THROTTLE, event, old_period, new_period, now_ns, wake);
 }
+PP_NOKPROBE(capture__throttled);
 
 void capture__unthrottled(struct capture_cpu *cc, unsigned int ctx, struct ring *r, u32 event,
 			  u64 old_period, u64 new_period, u64 now_ns, bool *wake)
@@ -353,12 +360,14 @@ void capture__unthrottled(struct capture_cpu *cc, unsigned int ctx, struct ring 
 	cc->ctx[ctx].st.unthrottled++; /* counted even if the record does not fit */
 	period_record(r, PMUPROF_REC_UNTHROTTLE, event, old_period, new_period, now_ns, wake);
 }
+PP_NOKPROBE(capture__unthrottled);
 
 void capture__period_changed(struct ring *r, u32 event, u64 old_period, u64 new_period, u64 now_ns,
 			     bool *wake)
 {
 	period_record(r, PMUPROF_REC_PERIOD, event, old_period, new_period, now_ns, wake);
 }
+PP_NOKPROBE(capture__period_changed);
 
 void capture__stats_add(struct pmuprof_cpu_stats *dst, const struct pmuprof_cpu_stats *src)
 {

@@ -41,6 +41,7 @@ unsigned int dataaddr__fetch(const struct pp_regs *regs, u8 *buf)
 		return to_page_end;
 	return 0;
 }
+PP_NOKPROBE(dataaddr__fetch);
 
 static bool is_kernel_addr(const struct pp_regs *regs, u64 addr)
 {
@@ -116,6 +117,7 @@ void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
 	}
 	fill_code(out, regs, cf_flags, want_phys);
 }
+PP_NOKPROBE(dataaddr__fill);
 
 void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
 			  bool privileged, bool have_addr, u64 addr, u8 addr_source, u8 precision)
@@ -144,3 +146,4 @@ void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs 
 	}
 	fill_code(out, regs, cf_flags, want_phys);
 }
+PP_NOKPROBE(dataaddr__fill_known);

@@ -72,8 +72,10 @@ int pagewalk__walk(u64 root, unsigned int levels, u64 vaddr, struct pagewalk_res
 	}
 	return -ENOENT; /* not reached: level 1 always returns */
 }
+PP_NOKPROBE(pagewalk__walk);
 
 int pagewalk__translate(u64 vaddr, struct pagewalk_result *res)
 {
 	return pagewalk__walk(plat_pgtable_root(vaddr), plat_paging_levels(), vaddr, res);
 }
+PP_NOKPROBE(pagewalk__translate);

@@ -42,6 +42,7 @@
  * and are compiler barriers only.
  */
 #include "pmuprof/barrier.h"
+#include "pmuprof/platform.h"
 #include "ring.h"
 
 #ifdef RING_TEST_HOOKS
@@ -242,6 +243,7 @@ void *ring__reserve_sample(struct ring *r, u32 size, u64 now_ns)
 	pp_local_add(&r->stats.written, 1);
 	return r->data + (pos & r->mask);
 }
+PP_NOKPROBE(ring__reserve_sample);
 
 void *ring__reserve(struct ring *r, u32 size)
 {
@@ -255,12 +257,14 @@ void *ring__reserve(struct ring *r, u32 size)
 	}
 	return r->data + (pos & r->mask);
 }
+PP_NOKPROBE(ring__reserve);
 
 bool ring__commit(struct ring *r, void *rec)
 {
 	(void)rec; /* the outermost commit publishes every open record */
 	return ring_end(r, true);
 }
+PP_NOKPROBE(ring__commit);
 
 int ring__flush_lost(struct ring *r, u64 now_ns)
 {

@@ -106,6 +106,7 @@ struct x86_insn {
 	u8 sib;
 	u8 rex;	      /* REX byte, or the equivalent bits of VEX/EVEX; 0 if none */
 	u8 prefixes;  /* X86_PFX_* */
+	u8 simd;      /* mandatory prefix as VEX.pp numbers it: 0, 66, F3, F2 */
 	u8 seg;	      /* FS/GS override, enum x86_seg */
 	u8 opnd_size; /* 2, 4 or 8 */
 	u8 addr_size; /* 2, 4 or 8 */

@@ -4,7 +4,9 @@
  * Everything here is bounded by the record/area sizes it is given.
  */
 #include "pebs.h"
+#include "pmuprof/platform.h"
 #include "pmuprof/x86_pmu_regs.h"
+#include "pmuprof/x86_models.h"
 
 static u64 rd64(const u8 *p, u32 off)
 {
@@ -18,6 +20,7 @@ static void wr64(u8 *p, u32 off, u64 v)
 {
 	memcpy(p + off, &v, sizeof(v));
 }
+PP_NOKPROBE(wr64);
 
 u32 pebs__fixed_record_size(u32 format)
 {
@@ -47,6 +50,7 @@ u32 pebs__adaptive_record_size(u64 cfg)
 			(u32)(((cfg & X86_PEBS_CFG_LBR_MASK) >> X86_PEBS_CFG_LBR_SHIFT) + 1);
 	return size;
 }
+PP_NOKPROBE(pebs__adaptive_record_size);
 
 static int parse_fixed(u32 format, const u8 *b, size_t len, struct pebs_sample *s)
 {
@@ -114,6 +118,7 @@ int pebs__parse(u32 format, const void *buf, size_t len, u64 expect_cfg, struct 
 		return parse_fixed(format, buf, len, out);
 	return parse_adaptive(buf, len, expect_cfg, out);
 }
+PP_NOKPROBE(pebs__parse);
 
 int pebs__ds_setup(u8 *ds, size_t ds_len, const struct pebs_ds_params *p)
 {
@@ -156,6 +161,7 @@ int pebs__ds_reset_offset(u32 format, bool fixed, u32 idx)
 	}
 	return (int)(X86_DS_PEBS_COUNTER_RESET + slot * sizeof(u64));
 }
+PP_NOKPROBE(pebs__ds_reset_offset);
 
 int pebs__ds_pending(const u8 *ds, size_t ds_len, u32 record_size)
 {
@@ -192,6 +198,7 @@ int pebs__ds_take(u8 *ds, size_t ds_len, u64 base, u32 record_size, u32 nrec, u3
 	wr64(ds, X86_DS_PEBS_INDEX, base);
 	return rc;
 }
+PP_NOKPROBE(pebs__ds_take);
 
 /* ===================================================================== */
 /* Model tables of PEBS counter constraints (family 06H)                  */
@@ -214,12 +221,15 @@ static const char why_ldlat[] = "pmu: load-latency PEBS needs MSR_PEBS_LD_LAT_TH
 static const char why_pst[] = "pmu: precise-store PEBS needs IA32_PEBS_ENABLE.PS_EN, which "
 			      "pmuprof does not program";
 
-static const u8 nhm_models[] = {0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f};
+static const u8 nhm_models[] = {X86_MODEL_NEHALEM_EP, X86_MODEL_NEHALEM,  X86_MODEL_NEHALEM_G,
+				X86_MODEL_NEHALEM_EX, X86_MODEL_WESTMERE, X86_MODEL_WESTMERE_EP,
+				X86_MODEL_WESTMERE_EX};
 static const struct pebs_constraint nhm_pebs[] = {
 	{EVU(0x0b, 0x10), 0, -1, why_ldlat, "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD"},
 };
 
-static const u8 snb_models[] = {0x2a, 0x2d, 0x3a, 0x3e};
+static const u8 snb_models[] = {X86_MODEL_SANDYBRIDGE, X86_MODEL_SANDYBRIDGE_X, X86_MODEL_IVYBRIDGE,
+				X86_MODEL_IVYBRIDGE_X};
 static const struct pebs_constraint snb_pebs[] = {
 	{EVU(0xc0, 0x01), PMC1_ONLY, -1, NULL, "INST_RETIRED.PREC_DIST (PDIR: PMC1 only)"},
 	{EVU(0xcd, 0x01), 0, -1, why_ldlat, "MEM_TRANS_RETIRED.LOAD_LATENCY"},
@@ -227,15 +237,20 @@ static const struct pebs_constraint snb_pebs[] = {
 };
 
 /* Haswell, Broadwell, Skylake, Kaby/Coffee/Comet Lake, Skylake-SP */
-static const u8 hsw_skl_models[] = {0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56,
-				    0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6};
+static const u8 hsw_skl_models[] = {
+	X86_MODEL_HASWELL,   X86_MODEL_HASWELL_X,   X86_MODEL_HASWELL_L,   X86_MODEL_HASWELL_G,
+	X86_MODEL_BROADWELL, X86_MODEL_BROADWELL_G, X86_MODEL_BROADWELL_X, X86_MODEL_BROADWELL_D,
+	X86_MODEL_SKYLAKE_L, X86_MODEL_SKYLAKE,	    X86_MODEL_SKYLAKE_X,   X86_MODEL_KABYLAKE_L,
+	X86_MODEL_KABYLAKE,  X86_MODEL_COMETLAKE,   X86_MODEL_COMETLAKE_L};
 static const struct pebs_constraint hsw_skl_pebs[] = {
 	{EVU(0xc0, 0x01), PMC1_ONLY, -1, NULL, "INST_RETIRED.PREC_DIST (PDIR: PMC1 only)"},
 	{EVU(0xcd, 0x01), 0, -1, why_ldlat, "MEM_TRANS_RETIRED.LOAD_LATENCY"},
 };
 
 /* Ice Lake client/server, Tiger Lake, Rocket Lake (adaptive PEBS) */
-static const u8 icl_models[] = {0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7};
+static const u8 icl_models[] = {X86_MODEL_ICELAKE_NNPI, X86_MODEL_ICELAKE_L,   X86_MODEL_ICELAKE_X,
+				X86_MODEL_ICELAKE_D,	X86_MODEL_TIGERLAKE_L, X86_MODEL_TIGERLAKE,
+				X86_MODEL_ROCKETLAKE};
 static const struct pebs_constraint icl_pebs[] = {
 	{EVU(0xc0, 0x01), 0, X86_FIXED_CTR_INSTRUCTIONS, NULL,
 	 "INST_RETIRED.PREC_DIST (PDist: fixed counter 0 only)"},

@@ -8,7 +8,7 @@
  * Also: the model tables of PEBS counter constraints (pebs__allowed).
  * Status: unit-tested with byte-exact synthetic records and the PMU model
  * (tests/unit/pmu_model.c); UNVERIFIED ON HARDWARE (see docs/PMU.md).
- * pmu.c programs PEBS with these helpers.
+ * pmu_hw.c and pmu_irq.c program PEBS with these helpers.
  */
 #ifndef PMUPROF_PEBS_H
 #define PMUPROF_PEBS_H

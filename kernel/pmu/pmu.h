@@ -72,7 +72,7 @@ struct pmu_plan {
 	u32 version;	 /* caps->version, for v1 vs v2+ enabling */
 	u32 gp_width, fixed_width;
 	bool full_width;
-	/* PEBS (pebs_enable != 0): one record per PMI, see pmu.c */
+	/* PEBS (pebs_enable != 0): one record per PMI, see pmu_irq.c */
 	u64 pebs_enable;   /* IA32_PEBS_ENABLE bits of ours */
 	u64 pebs_counters; /* the same counters in GLOBAL_STATUS layout */
 	u64 pebs_data_cfg; /* IA32_PEBS_DATA_CFG (adaptive formats) */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kernel/pmu internals shared by pmu.c, pmu_events.c and the host unit
- * tests (tests/unit/test_pmu.c). Not part of the API other components use.
+ * kernel/pmu internals shared by its files (pmu_probe.c enumeration,
+ * pmu_sched.c validation/scheduling/reservation, pmu_hw.c MSR programming,
+ * pmu_irq.c overflow handling, pmu_freq.c period control, pmu_events.c
+ * tables) and the host unit tests (tests/unit/test_pmu.c). Not part of the
+ * API other components use.
  */
 #ifndef PMUPROF_PMU_INTERNAL_H
 #define PMUPROF_PMU_INTERNAL_H
@@ -61,5 +64,33 @@ unsigned int pmu__decode_status(const struct pmu_plan *plan, u64 status, u8 *out
 u64 pmu__freq_next_period(u64 period, u64 elapsed_ns, u64 freq_hz, u64 max);
 /* First-guess period for a target rate (assumes ~1e9 events/s). */
 u64 pmu__freq_first_period(u64 freq_hz, u64 max);
+/* Frequency mode, at an overflow of assignment i at time now: the next
+ * period from the armed one and the time it took (pmu_freq.c). [NMI] */
+void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now);
+
+/* Arm counter i of this CPU to overflow after `period` events (pmu_hw.c). [NMI] */
+void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period);
+/* PEBS: the DS reset slot of counter i = its arm value, so every record
+ * stands for armed[i] (pmu_hw.c). [NMI] */
+void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i);
+
+/* Version 2+: GLOBAL_CTRL/STATUS/OVF_CTRL exist. */
+static inline bool pmu__has_global(const struct pmu_plan *plan)
+{
+	return plan->version >= X86_PMU_V_FIXED;
+}
+
+static inline bool pmu__has_pebs(const struct pmu_plan *plan)
+{
+	return plan->pebs_enable != 0;
+}
+
+/* Status bits pmuprof acknowledges: its counters, plus the DS-buffer bit
+ * when it runs PEBS (it is then the only DS user: perf is locked out by
+ * the counter reservation). */
+static inline u64 pmu__ack_mask(const struct pmu_plan *plan)
+{
+	return plan->global_ctrl | (plan->pebs_enable ? X86_GLOBAL_STATUS_OVF_BUF : 0);
+}
 
 #endif /* PMUPROF_PMU_INTERNAL_H */

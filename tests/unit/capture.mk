@@ -4,11 +4,7 @@
 UNIT_TESTS += $(BUILD)/tests/unit/test_capture
 
 CAPTURE_TEST_OBJS := $(BUILD)/obj/tests/unit/test_capture.o \
-	$(BUILD)/obj/kernel/nmi/capture.o $(BUILD)/obj/kernel/nmi/session.o \
-	$(BUILD)/obj/kernel/nmi/ring.o $(BUILD)/obj/kernel/nmi/dataaddr.o \
-	$(BUILD)/obj/kernel/nmi/x86_decode.o $(BUILD)/obj/kernel/nmi/pagewalk.o \
-	$(BUILD)/obj/kernel/pmu/pmu.o $(BUILD)/obj/kernel/pmu/pmu_events.o \
-	$(BUILD)/obj/kernel/pmu/pebs.o \
+	$(PP_CORE_OBJS) \
 	$(BUILD)/obj/tests/unit/pmu_model.o
 
 $(BUILD)/obj/tests/unit/test_capture.o: USER_CFLAGS += $(CHECK_CFLAGS)

@@ -23,7 +23,8 @@ UNIT_TESTS += $(BUILD)/tests/unit/test_decode $(BUILD)/tests/unit/test_pagewalk 
 	$(BUILD)/tests/unit/test_dataaddr
 
 $(BUILD)/tests/unit/test_decode: $(BUILD)/obj/tests/unit/test_decode.o \
-		$(BUILD)/obj/kernel/nmi/x86_decode.o $(DECODE_CORPUS_OBJ)
+		$(BUILD)/obj/kernel/nmi/x86_decode.o $(BUILD)/obj/kernel/nmi/x86_opcode_map.o \
+		$(DECODE_CORPUS_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
 
@@ -34,6 +35,7 @@ $(BUILD)/tests/unit/test_pagewalk: $(BUILD)/obj/tests/unit/test_pagewalk.o \
 
 $(BUILD)/tests/unit/test_dataaddr: $(BUILD)/obj/tests/unit/test_dataaddr.o \
 		$(BUILD)/obj/kernel/nmi/dataaddr.o $(BUILD)/obj/kernel/nmi/x86_decode.o \
-		$(BUILD)/obj/kernel/nmi/pagewalk.o $(DECODE_PLAT_MEM)
+		$(BUILD)/obj/kernel/nmi/x86_opcode_map.o $(BUILD)/obj/kernel/nmi/pagewalk.o \
+		$(DECODE_PLAT_MEM)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)

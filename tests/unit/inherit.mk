@@ -3,12 +3,7 @@
 # platform's scripted ancestry (libplattest.a).
 UNIT_TESTS += $(BUILD)/tests/unit/test_inherit
 
-INHERIT_TEST_OBJS := $(BUILD)/obj/tests/unit/test_inherit.o \
-	$(BUILD)/obj/kernel/nmi/capture.o $(BUILD)/obj/kernel/nmi/session.o \
-	$(BUILD)/obj/kernel/nmi/ring.o $(BUILD)/obj/kernel/nmi/dataaddr.o \
-	$(BUILD)/obj/kernel/nmi/x86_decode.o $(BUILD)/obj/kernel/nmi/pagewalk.o \
-	$(BUILD)/obj/kernel/pmu/pmu.o $(BUILD)/obj/kernel/pmu/pmu_events.o \
-	$(BUILD)/obj/kernel/pmu/pebs.o
+INHERIT_TEST_OBJS := $(BUILD)/obj/tests/unit/test_inherit.o $(PP_CORE_OBJS)
 
 $(BUILD)/obj/tests/unit/test_inherit.o: USER_CFLAGS += $(CHECK_CFLAGS)
 

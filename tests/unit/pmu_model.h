@@ -71,6 +71,15 @@ struct pmu_model_insn {
 	u64 gpr[16]; /* RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8..R15 */
 };
 
+/* Counter layouts the tests' CPU profiles share: the leading designated
+ * initializers of a struct pmu_model_cfg; a profile adds its own fields. */
+#define PMU_MODEL_SKL /* Skylake client: v4, 4 GP + 3 fixed x 48 bits */                           \
+	.version = 4, .nr_gp = 4, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48, .ebx_len = 7
+#define PMU_MODEL_NHM /* Nehalem .. Haswell: v3, 4 GP + 3 fixed x 48 bits */                       \
+	.version = 3, .nr_gp = 4, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48, .ebx_len = 7
+#define PMU_MODEL_ICL /* Ice Lake: v5, 8 GP + 4 fixed x 48 bits, 8 events */                       \
+	.version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4, .fixed_width = 48, .ebx_len = 8
+
 #define PMU_MODEL_MAX_GP    8
 #define PMU_MODEL_MAX_FIXED 4
 

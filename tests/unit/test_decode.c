@@ -14,6 +14,8 @@
  * 3. Hand-computed effective addresses for the tricky rules (RIP-relative,
  *    32-bit wrap, 16-bit addressing, XLAT, POP with RSP base, segments).
  * 4. Random byte strings: never a length beyond the buffer or 15.
+ * 5. Every row of the opcode tables (kernel/nmi/x86_opcode_map.c: map
+ *    runs, overlays, group rows, x87 forms) is reached by a corpus case.
  */
 #include <check.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 
 #include "pmuprof/types.h"
 #include "kernel/nmi/x86_decode.h"
+#include "kernel/nmi/x86_opcode_map.h"
 
 struct corpus_case {
 	u32 code_off;
@@ -330,6 +333,123 @@ START_TEST(test_corpus)
 }
 END_TEST
 
+/* ---- every table row is reached by the corpus ---------------------------- */
+static struct x86_insn row_seen[4096];
+static unsigned int nr_row_seen, rows_missed;
+
+static u32 base_attr(const struct x86_insn *in)
+{
+	const struct x86_opmap *m = &x86_opmaps[in->map];
+
+	return m->attr && m->attr[in->opcode] ? m->attr[in->opcode] : m->dflt;
+}
+
+/* A case of `group`, ModRM.reg in [lo, hi], SIMD prefix simd (or any if < 0),
+ * memory form if mem. */
+static bool group_seen(unsigned int group, unsigned int lo, unsigned int hi, int simd, bool mem)
+{
+	for (unsigned int i = 0; i < nr_row_seen; i++) {
+		const struct x86_insn *in = &row_seen[i];
+		unsigned int reg = (in->modrm >> 3) & 7;
+
+		if (in->has_modrm && x86_attr_sp(base_attr(in)) == group && reg >= lo &&
+		    reg <= hi && (simd < 0 || in->simd == simd) && (!mem || in->modrm >> 6 != 3))
+			return true;
+	}
+	return false;
+}
+
+static void row_missed(const char *what, unsigned int a, unsigned int b, unsigned int c)
+{
+	fprintf(stderr, "decode corpus reaches no instruction of %s %#x %#x-%#x\n", what, a, b, c);
+	rows_missed++;
+}
+
+START_TEST(test_every_row)
+{
+	unsigned int i, op, lo, g, r;
+
+	nr_row_seen = rows_missed = 0;
+	for (i = 0; i < pp_corpus_count && nr_row_seen < PP_ARRAY_SIZE(row_seen); i++) {
+		const struct corpus_case *c = &pp_corpus_tab[i];
+
+		if (!x86_decode(&row_seen[nr_row_seen], pp_corpus_code + c->code_off, c->len,
+				c->mode == 32))
+			nr_row_seen++;
+	}
+	/* map rows: runs of one listed attribute (a range row), and each map's
+	 * default (unlisted opcodes); maps sharing a table share its rows */
+	for (unsigned int map = 0; map < X86_NR_MAPS; map++) {
+		const u32 *t = x86_opmaps[map].attr;
+		bool dflt = false;
+
+		for (i = 0; i < nr_row_seen; i++)
+			dflt |= row_seen[i].map == map && t && !t[row_seen[i].opcode];
+		if (!dflt && x86_opmaps[map].dflt)
+			row_missed("map default", map, 0, 0xff);
+		for (lo = 0, op = 0; t && (!map || t != x86_opmaps[map - 1].attr) && op < 256;
+		     op++) {
+			bool hit = false;
+
+			if (op < 255 && t[op + 1] == t[op])
+				continue;
+			for (i = 0; i < nr_row_seen && t[op]; i++)
+				hit |= x86_opmaps[row_seen[i].map].attr == t &&
+				       row_seen[i].opcode >= lo && row_seen[i].opcode <= op;
+			if (!hit && t[op])
+				row_missed("map", map, lo, op);
+			lo = op + 1;
+		}
+	}
+	for (r = 0; r < x86_nr_overlays; r++) {
+		const struct x86_overlay *o = &x86_overlays[r];
+		bool hit = false;
+
+		for (i = 0; i < nr_row_seen; i++) {
+			const struct x86_insn *in = &row_seen[i];
+
+			hit |= in->map == o->map && ((1u << in->encoding) & o->enc) &&
+			       in->opcode >= o->lo && in->opcode <= o->hi &&
+			       (o->simd == X86_OV_ANY || o->simd == in->simd) &&
+			       (!o->mode || o->mode == in->mode);
+		}
+		if (!hit)
+			row_missed("overlay (map, lo, hi)", o->map, o->lo, o->hi);
+	}
+	for (g = 0; g < X86_NR_GROUPS; g++)
+		for (lo = 0, r = 0; r < 8; r++) {
+			const struct x86_group_row *row = &x86_groups[g][r];
+
+			if (r < 7 && !memcmp(row, row + 1, sizeof(*row)))
+				continue;
+			if ((row->mem || row->reg) &&
+			    !group_seen(g + X86_GRP_FIRST, lo, r, -1, row->mem != 0))
+				row_missed("group (index, reg)", g, lo, r);
+			lo = r + 1;
+		}
+	for (r = 0; r < x86_nr_group_overlays; r++) {
+		const struct x86_group_overlay *o = &x86_group_overlays[r];
+
+		if (!group_seen(o->group, o->reg, o->reg, o->simd, true))
+			row_missed("group overlay (group, reg)", o->group, o->reg, o->reg);
+	}
+	for (op = 0; op < 8; op++) /* x87: every memory form */
+		for (r = 0; r < 8; r++) {
+			bool hit = false;
+
+			for (i = 0; i < nr_row_seen && x86_x87_mem[op][r]; i++)
+				hit |= row_seen[i].map == 0 &&
+				       row_seen[i].opcode == X86_X87_FIRST + op &&
+				       ((row_seen[i].modrm >> 3) & 7) == r &&
+				       row_seen[i].modrm >> 6 != 3;
+			if (!hit && x86_x87_mem[op][r])
+				row_missed("x87 (opcode, reg)", X86_X87_FIRST + op, r, r);
+		}
+	ck_assert_msg(rows_missed == 0, "%u table rows without a corpus case (see stderr)",
+		      rows_missed);
+}
+END_TEST
+
 START_TEST(test_truncated_and_padded)
 {
 	unsigned int i, k, bad = 0;
@@ -563,6 +683,7 @@ int main(void)
 	tcase_add_test(tc, test_hand_addresses);
 	tcase_add_test(tc, test_rejects_unsafe);
 	tcase_add_test(tc, test_random_bytes);
+	tcase_add_test(tc, test_every_row);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

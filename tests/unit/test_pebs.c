@@ -353,35 +353,10 @@ static const struct pmu_model_cfg qprof[] = {
 		     .ds = true,
 		     .pdcm = true,
 		     .pebs_format = 0},
-	[Q_NHM] = {.version = 3,
-		   .nr_gp = 4,
-		   .gp_width = 48,
-		   .nr_fixed = 3,
-		   .fixed_width = 48,
-		   .ebx_len = 7,
-		   .signature = SIG_NHM,
-		   .ds = true,
-		   .pdcm = true,
-		   .pebs_format = 1},
-	[Q_HSW] = {.version = 3,
-		   .nr_gp = 4,
-		   .gp_width = 48,
-		   .nr_fixed = 3,
-		   .fixed_width = 48,
-		   .ebx_len = 7,
-		   .signature = SIG_HSW,
-		   .ds = true,
-		   .full_width = true,
+	[Q_NHM] = {PMU_MODEL_NHM, .signature = SIG_NHM, .ds = true, .pdcm = true, .pebs_format = 1},
+	[Q_HSW] = {PMU_MODEL_NHM, .signature = SIG_HSW, .ds = true, .full_width = true,
 		   .pebs_format = 2},
-	[Q_SKL] = {.version = 4,
-		   .nr_gp = 4,
-		   .gp_width = 48,
-		   .nr_fixed = 3,
-		   .fixed_width = 48,
-		   .ebx_len = 7,
-		   .signature = SIG_SKL,
-		   .ds = true,
-		   .full_width = true,
+	[Q_SKL] = {PMU_MODEL_SKL, .signature = SIG_SKL, .ds = true, .full_width = true,
 		   .pebs_format = 3},
 	/* Skylake with Hyper-Threading off: 8 GP counters, PEBS still on 0..3 */
 	[Q_SKL8] = {.version = 4,
@@ -394,39 +369,13 @@ static const struct pmu_model_cfg qprof[] = {
 		    .ds = true,
 		    .full_width = true,
 		    .pebs_format = 3},
-	[Q_ICL] = {.version = 5,
-		   .nr_gp = 8,
-		   .gp_width = 48,
-		   .nr_fixed = 4,
-		   .fixed_width = 48,
-		   .fixed_ecx = 0xf,
-		   .ebx_len = 8,
-		   .anythread_deprecated = true,
-		   .full_width = true,
-		   .signature = SIG_ICL,
-		   .ds = true,
-		   .pebs_format = 4,
+	[Q_ICL] = {PMU_MODEL_ICL, .fixed_ecx = 0xf, .anythread_deprecated = true,
+		   .full_width = true, .signature = SIG_ICL, .ds = true, .pebs_format = 4,
 		   .pebs_baseline = true},
-	[Q_NEW5] = {.version = 5,
-		    .nr_gp = 8,
-		    .gp_width = 48,
-		    .nr_fixed = 4,
-		    .fixed_width = 48,
-		    .fixed_ecx = 0xf,
-		    .ebx_len = 8,
-		    .anythread_deprecated = true,
-		    .full_width = true,
-		    .signature = SIG_NEW,
-		    .ds = true,
-		    .pebs_format = 5,
+	[Q_NEW5] = {PMU_MODEL_ICL, .fixed_ecx = 0xf, .anythread_deprecated = true,
+		    .full_width = true, .signature = SIG_NEW, .ds = true, .pebs_format = 5,
 		    .pebs_baseline = true},
-	[Q_NOPEBS] = {.version = 4,
-		      .nr_gp = 4,
-		      .gp_width = 48,
-		      .nr_fixed = 3,
-		      .fixed_width = 48,
-		      .ebx_len = 7,
-		      .full_width = true},
+	[Q_NOPEBS] = {PMU_MODEL_SKL, .full_width = true},
 };
 
 static struct pmu_model M;
@@ -451,77 +400,34 @@ struct probe_row {
 
 static const struct probe_row probe_rows[] = {
 	{__LINE__,
-	 {.version = 4,
-	  .nr_gp = 4,
-	  .gp_width = 48,
-	  .nr_fixed = 3,
-	  .fixed_width = 48,
-	  .ebx_len = 7,
-	  .ds = true,
-	  .full_width = true,
-	  .pebs_format = 3},
+	 {PMU_MODEL_SKL, .ds = true, .full_width = true, .pebs_format = 3},
 	 true,
 	 3,
 	 false,
 	 NULL},
 	{__LINE__,
-	 {.version = 5,
-	  .nr_gp = 8,
-	  .gp_width = 48,
-	  .nr_fixed = 4,
-	  .fixed_width = 48,
-	  .ebx_len = 8,
-	  .ds = true,
-	  .full_width = true,
-	  .pebs_format = 4,
-	  .pebs_baseline = true},
+	 {PMU_MODEL_ICL, .ds = true, .full_width = true, .pebs_format = 4, .pebs_baseline = true},
 	 true,
 	 4,
 	 true,
 	 NULL},
 	/* no CPUID.1:EDX.DS */
 	{__LINE__,
-	 {.version = 4,
-	  .nr_gp = 4,
-	  .gp_width = 48,
-	  .nr_fixed = 3,
-	  .fixed_width = 48,
-	  .ebx_len = 7,
-	  .full_width = true,
-	  .pebs_format = 3},
+	 {PMU_MODEL_SKL, .full_width = true, .pebs_format = 3},
 	 false,
 	 0,
 	 false,
 	 "debug store"},
 	/* IA32_MISC_ENABLE[12]: PEBS unavailable */
 	{__LINE__,
-	 {.version = 4,
-	  .nr_gp = 4,
-	  .gp_width = 48,
-	  .nr_fixed = 3,
-	  .fixed_width = 48,
-	  .ebx_len = 7,
-	  .ds = true,
-	  .full_width = true,
-	  .pebs_format = 3,
+	 {PMU_MODEL_SKL, .ds = true, .full_width = true, .pebs_format = 3,
 	  .pebs_unavailable = true},
 	 false,
 	 0,
 	 false,
 	 "unavailable"},
 	/* no PDCM: no record format */
-	{__LINE__,
-	 {.version = 3,
-	  .nr_gp = 4,
-	  .gp_width = 48,
-	  .nr_fixed = 3,
-	  .fixed_width = 48,
-	  .ebx_len = 7,
-	  .ds = true},
-	 false,
-	 0,
-	 false,
-	 "PERF_CAPABILITIES"},
+	{__LINE__, {PMU_MODEL_NHM, .ds = true}, false, 0, false, "PERF_CAPABILITIES"},
 	/* version 1: no GLOBAL_STATUS bit 62 */
 	{__LINE__,
 	 {.version = 1, .nr_gp = 2, .gp_width = 40, .ebx_len = 7, .ds = true, .pdcm = true},
@@ -531,30 +437,13 @@ static const struct probe_row probe_rows[] = {
 	 "version 2"},
 	/* adaptive format without the baseline bit, and an unknown format */
 	{__LINE__,
-	 {.version = 5,
-	  .nr_gp = 8,
-	  .gp_width = 48,
-	  .nr_fixed = 4,
-	  .fixed_width = 48,
-	  .ebx_len = 8,
-	  .ds = true,
-	  .full_width = true,
-	  .pebs_format = 4},
+	 {PMU_MODEL_ICL, .ds = true, .full_width = true, .pebs_format = 4},
 	 false,
 	 0,
 	 false,
 	 "format"},
 	{__LINE__,
-	 {.version = 5,
-	  .nr_gp = 8,
-	  .gp_width = 48,
-	  .nr_fixed = 4,
-	  .fixed_width = 48,
-	  .ebx_len = 8,
-	  .ds = true,
-	  .full_width = true,
-	  .pebs_format = 6,
-	  .pebs_baseline = true},
+	 {PMU_MODEL_ICL, .ds = true, .full_width = true, .pebs_format = 6, .pebs_baseline = true},
 	 false,
 	 0,
 	 false,
@@ -938,6 +827,17 @@ static void run_events(struct e2e *e, u64 ev, u32 first, u32 total)
 	}
 }
 
+/* One precise MEM_INST_RETIRED.ALL_LOADS on profile q, started. */
+#define LOADS 0x81d0ull
+static void e2e_start_loads(enum pebs_prof q)
+{
+	const u64 config = LOADS;
+	const u32 flags = PMUPROF_EVF_PRECISE;
+
+	ck_assert_int_eq(e2e_setup(q, 1, &config, &flags, NULL), 0);
+	ck_assert_int_eq(pmu__cpu_start_mem(&PC, &PLAN, &MEM), 0);
+}
+
 struct fmt_row {
 	int line;
 	enum pebs_prof q;
@@ -1181,12 +1081,10 @@ END_TEST
  * nothing written, nothing emitted. */
 START_TEST(test_foreign_nmi)
 {
-	const u64 config = 0x81d0;
-	const u32 flags = PMUPROF_EVF_PRECISE;
+	const u64 config = LOADS;
 	struct e2e e = {0};
 
-	ck_assert_int_eq(e2e_setup(Q_SKL, 1, &config, &flags, NULL), 0);
-	ck_assert_int_eq(pmu__cpu_start_mem(&PC, &PLAN, &MEM), 0);
+	e2e_start_loads(Q_SKL);
 	run_events(&e, config, 0, PERIOD - 1);
 	M.global_status |= 1ull; /* PMC0 overflowed, record still to come */
 	plat_test_log_clear();
@@ -1379,12 +1277,10 @@ END_TEST
  * PEBS_DATA_CFG are 64 bytes), not misread. */
 START_TEST(test_adaptive_bit_needed)
 {
-	const u64 config = 0x81d0;
-	const u32 flags = PMUPROF_EVF_PRECISE;
+	const u64 config = LOADS;
 	struct e2e e = {0};
 
-	ck_assert_int_eq(e2e_setup(Q_ICL, 1, &config, &flags, NULL), 0);
-	ck_assert_int_eq(pmu__cpu_start_mem(&PC, &PLAN, &MEM), 0);
+	e2e_start_loads(Q_ICL);
 	run_events(&e, config, 0, PERIOD);
 	ck_assert_uint_eq(e.pebs_emits, 1);
 	M.evtsel[0] &= ~(1ull << 34);

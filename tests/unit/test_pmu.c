@@ -2,7 +2,7 @@
 /*
  * kernel/pmu unit tests. Tables list the source line, the input and the
  * expected result or the expected error (libpfm4 tests/validate_x86.c
- * style); the end-to-end tests drive the real pmu.c against the register
+ * style); the end-to-end tests drive the real kernel/pmu against the register
  * model in pmu_model.c.
  */
 #include <check.h>
@@ -24,32 +24,12 @@ enum profile { P_SKL, P_NHM, P_ICL, P_V1, P_PARTIAL, P_V0, P_SKL_LEGACY, P_V2_2F
 
 static const struct pmu_model_cfg profiles[] = {
 	/* Skylake client: v4, 4 GP x 48, 3 fixed x 48, full-width writes */
-	[P_SKL] = {.version = 4,
-		   .nr_gp = 4,
-		   .gp_width = 48,
-		   .nr_fixed = 3,
-		   .fixed_width = 48,
-		   .ebx_len = 7,
-		   .full_width = true},
+	[P_SKL] = {PMU_MODEL_SKL, .full_width = true},
 	/* Nehalem: v3, 4 GP x 48, 3 fixed x 48, legacy writes */
-	[P_NHM] = {.version = 3,
-		   .nr_gp = 4,
-		   .gp_width = 48,
-		   .nr_fixed = 3,
-		   .fixed_width = 48,
-		   .ebx_len = 7,
-		   .signature = 0x000106a5},
+	[P_NHM] = {PMU_MODEL_NHM, .signature = 0x000106a5},
 	/* Ice Lake-like: v5, 8 GP, fixed bitmap 0xf, AnyThread deprecated */
-	[P_ICL] = {.version = 5,
-		   .nr_gp = 8,
-		   .gp_width = 48,
-		   .nr_fixed = 4,
-		   .fixed_width = 48,
-		   .fixed_ecx = 0xf,
-		   .ebx_len = 8,
-		   .anythread_deprecated = true,
-		   .full_width = true,
-		   .signature = 0x000706e5},
+	[P_ICL] = {PMU_MODEL_ICL, .fixed_ecx = 0xf, .anythread_deprecated = true,
+		   .full_width = true, .signature = 0x000706e5},
 	/* version 1 (Core Solo/Duo era): 2 GP x 40, no fixed, no global MSRs */
 	[P_V1] = {.version = 1, .nr_gp = 2, .gp_width = 40, .ebx_len = 7, .signature = 0x000006e8},
 	/* a virtual PMU hiding ref cycles (bit 2) and branch misses (bit 6) */
@@ -63,12 +43,7 @@ static const struct pmu_model_cfg profiles[] = {
 	/* QEMU TCG: CPUID.0AH all zero */
 	[P_V0] = {.version = 0},
 	/* Skylake without FW_WRITE (e.g. some hypervisors): legacy 32-bit writes */
-	[P_SKL_LEGACY] = {.version = 4,
-			  .nr_gp = 4,
-			  .gp_width = 48,
-			  .nr_fixed = 3,
-			  .fixed_width = 48,
-			  .ebx_len = 7},
+	[P_SKL_LEGACY] = {PMU_MODEL_SKL},
 	/* v2 with 2 fixed counters only: ref cycles must go to a GP counter */
 	[P_V2_2FIXED] = {.version = 2,
 			 .nr_gp = 2,
@@ -1334,14 +1309,22 @@ START_TEST(test_freq_table)
 }
 END_TEST
 
-START_TEST(test_scale_period)
+/* LLC misses (event 0) and branch misses (event 1), period 10000, legacy
+ * writes (2^31-1 maximum), started on this CPU. */
+static void start_two_events(struct pmu_plan *plan, struct pmu_cpu *pc)
 {
 	static const u64 ev[] = {0x412e, 0x00c4};
+
+	plan_events(P_SKL_LEGACY, plan, 2, ev, 10000);
+	pmu__cpu_start(pc, plan);
+}
+
+START_TEST(test_scale_period)
+{
 	struct pmu_plan plan;
 	struct pmu_cpu pc;
 
-	plan_events(P_SKL_LEGACY, &plan, 2, ev, 10000);
-	pmu__cpu_start(&pc, &plan);
+	start_two_events(&plan, &pc);
 	pmu__scale_period(&pc, 1, 4);
 	ck_assert_uint_eq(pc.period[0], 10000);
 	ck_assert_uint_eq(pc.period[1], 40000);
@@ -1360,12 +1343,10 @@ END_TEST
  * the configured period, only for the event named, and re-arms with it. */
 START_TEST(test_restore_period)
 {
-	static const u64 ev[] = {0x412e, 0x00c4};
 	struct pmu_plan plan;
 	struct pmu_cpu pc;
 
-	plan_events(P_SKL_LEGACY, &plan, 2, ev, 10000);
-	pmu__cpu_start(&pc, &plan);
+	start_two_events(&plan, &pc);
 	pmu__scale_period(&pc, 1, 2);
 	pmu__scale_period(&pc, 1, 2);
 	ck_assert_uint_eq(pc.period[1], 40000);

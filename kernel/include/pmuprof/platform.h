@@ -3,10 +3,10 @@
  * The platform interface: everything kernel/pmu and kernel/nmi need from the
  * kernel they run in. The Linux module implements it in
  * kernel/linux/platform_linux.c; the host unit tests implement it in
- * tests/unit/platform_test.c (a scriptable fake: MSR file, fake APIC, fake
- * memory for user stacks and page tables). A port to another kernel
- * (Redox, Akaros, a hobby kernel) implements these functions and nothing
- * else.
+ * tests/unit/platform_test_{cpu,mem,task}.c (libplattest.a, a scriptable
+ * fake: MSR file, fake APIC, fake memory for user stacks and page tables).
+ * A port to another kernel (Redox, Akaros, a hobby kernel) implements these
+ * functions and nothing else.
  *
  * Context rules: every function marked [NMI] is called from NMI context
  * and must not sleep, allocate, take locks, or print.
@@ -15,6 +15,16 @@
 #define PMUPROF_PLATFORM_H
 
 #include "pmuprof/types.h"
+
+/* PP_NOKPROBE(fn) after every function the NMI handler can reach: no kprobe
+ * in it (it would trap inside the NMI). NOKPROBE_SYMBOL on Linux, nothing
+ * elsewhere; scripts/check-nokprobe.sh checks the built module. */
+#ifdef __KERNEL__
+#include <asm-generic/kprobes.h> /* not <linux/kprobes.h>: its MSR names clash */
+#define PP_NOKPROBE(fn) NOKPROBE_SYMBOL(fn)
+#else
+#define PP_NOKPROBE(fn)
+#endif
 
 /*
  * Interrupted register state, portable form. gpr[] is indexed by the x86

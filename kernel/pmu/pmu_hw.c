@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/pmu MSR programming: counter arithmetic (widths, arm values, MSR
+ * addresses, GLOBAL_STATUS bits), arming a counter, the per-CPU DS/PEBS
+ * set-up, and per-CPU start/stop (pmu__cpu_start_mem, pmu__cpu_stop).
+ */
+#include "pmu_internal.h"
+#include "pmuprof/platform.h"
+
+u64 pmu__width_mask(u32 width)
+{
+	return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+PP_NOKPROBE(pmu__width_mask);
+
+u64 pmu__arm_value(u64 period, u32 width)
+{
+	return (0 - period) & pmu__width_mask(width);
+}
+PP_NOKPROBE(pmu__arm_value);
+
+static u32 assign_width(const struct pmu_plan *plan, const struct pmu_assign *a)
+{
+	return a->kind == PMU_CTR_FIXED ? plan->fixed_width : plan->gp_width;
+}
+
+u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a)
+{
+	u64 max = pmu__width_mask(assign_width(plan, a)) >> 1;
+	/* Legacy IA32_PMCx writes sign-extend bit 31, so -period must have
+	 * bit 31 set: period <= 2^31 - 1. Fixed counters get the same limit
+	 * without full-width writes, as Linux does (x86_pmu.max_period). */
+	u64 legacy = pmu__width_mask(X86_PMC_LEGACY_WRITE_BITS) >> 1;
+
+	if (!plan->full_width && max > legacy)
+		max = legacy;
+	return max;
+}
+PP_NOKPROBE(pmu__max_period);
+
+u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a)
+{
+	if (a->kind == PMU_CTR_FIXED)
+		return MSR_IA32_FIXED_CTR0 + a->idx;
+	return (plan->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + a->idx;
+}
+PP_NOKPROBE(pmu__counter_msr);
+
+u64 pmu__global_bit(const struct pmu_assign *a)
+{
+	return a->kind == PMU_CTR_FIXED ? X86_GLOBAL_FIXED(a->idx) : X86_GLOBAL_PMC(a->idx);
+}
+PP_NOKPROBE(pmu__global_bit);
+
+unsigned int pmu__decode_status(const struct pmu_plan *plan, u64 status, u8 *out)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < plan->nr && i < PMUPROF_MAX_EVENTS; i++)
+		if (status & pmu__global_bit(&plan->a[i]))
+			out[n++] = (u8)i;
+	return n;
+}
+
+static bool adaptive(const struct pmu_plan *plan)
+{
+	return plan->pebs_format >= X86_PEBS_FORMAT_ADAPTIVE;
+}
+
+static u64 fixed_nibbles(const struct pmu_plan *plan)
+{
+	u64 m = 0;
+
+	for (u32 i = 0; i < plan->nr; i++)
+		if (plan->a[i].kind == PMU_CTR_FIXED)
+			m |= (X86_FIXED_CTRL_NIBBLE << X86_FIXED_CTRL_SHIFT(plan->a[i].idx)) |
+			     ((plan->pebs_enable && plan->pebs_format >= X86_PEBS_FORMAT_ADAPTIVE)
+				      ? X86_FIXED_CTRL_ADAPTIVE(plan->a[i].idx)
+				      : 0);
+	return m;
+}
+
+void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+
+	pc->armed[i] = period;
+	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(period, assign_width(plan, a)));
+}
+PP_NOKPROBE(pmu__arm);
+
+/* Counter reset value the CPU reloads after writing a record: the same
+ * arm value as the counter itself, so every record stands for armed[i]. */
+void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	int off = pebs__ds_reset_offset(plan->pebs_format, a->kind == PMU_CTR_FIXED, a->idx);
+	u64 v = pmu__arm_value(pc->armed[i], assign_width(plan, a));
+
+	if (off >= 0 && (u32)off + sizeof(v) <= PMU_PEBS_DS_BYTES)
+		memcpy((u8 *)pc->pebs_mem.ds + off, &v, sizeof(v));
+}
+PP_NOKPROBE(pmu__pebs_set_reset);
+
+/* Lay out the DS area: threshold = one record, so every record raises the
+ * DS-buffer PMI (perf's single-record mode: the IP and data address go
+ * out while the task that caused them is still current). */
+static int pebs_setup(struct pmu_cpu *pc, const struct pmu_plan *plan,
+		      const struct pmu_pebs_mem *mem)
+{
+	struct pebs_ds_params p;
+	int rc;
+
+	if (!mem || !mem->ds || !mem->buf || !plan->pebs_record_size ||
+	    ((uintptr_t)mem->ds & (X86_DS_AREA_ALIGN - 1)) || mem->buf_len < plan->pebs_record_size)
+		return -EINVAL;
+	p.buf_base = (u64)(uintptr_t)mem->buf;
+	p.buf_len = mem->buf_len;
+	p.record_size = plan->pebs_record_size;
+	p.threshold = 1;
+	rc = pebs__ds_setup(mem->ds, PMU_PEBS_DS_BYTES, &p);
+	if (rc < 0)
+		return rc;
+	pc->pebs_mem = *mem;
+	pc->pebs_base = p.buf_base;
+	pc->pebs_nrec = (u32)rc;
+	return 0;
+}
+
+void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan)
+{
+	(void)pmu__cpu_start_mem(pc, plan, NULL);
+}
+
+int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
+		       const struct pmu_pebs_mem *mem)
+{
+	u64 ctrl = 0, fixed, v;
+	u64 now = plat_now_ns();
+
+	memset(pc, 0, sizeof(*pc));
+	pc->plan = plan;
+	if (!plan->nr)
+		return 0;
+	if (pmu__has_pebs(plan) && pebs_setup(pc, plan, mem)) {
+		pc->plan = NULL; /* not running: the NMI handler ignores this CPU */
+		return -EINVAL;
+	}
+	if (pmu__has_global(plan)) {
+		ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~plan->global_ctrl);
+	}
+	for (u32 i = 0; i < plan->nr; i++) {
+		const struct pmu_assign *a = &plan->a[i];
+
+		pc->period[i] = a->period;
+		pc->last_ns[i] = now;
+		if (a->kind == PMU_CTR_GP)
+			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + a->idx, 0);
+		pmu__arm(pc, i, a->period);
+		if (a->pebs)
+			pmu__pebs_set_reset(pc, i);
+		if (a->kind == PMU_CTR_GP)
+			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + a->idx,
+				   a->evtsel); /* v1: counts from here */
+	}
+	if (plan->fixed_ctrl) {
+		fixed = plat_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+		plat_wrmsr(MSR_IA32_FIXED_CTR_CTRL,
+			   (fixed & ~fixed_nibbles(plan)) | plan->fixed_ctrl);
+	}
+	if (pmu__has_pebs(plan)) {
+		/* PEBS implies version 2+ (pmu__probe). */
+		pc->saved_ds_area = plat_rdmsr(MSR_IA32_DS_AREA);
+		plat_wrmsr(MSR_IA32_DS_AREA, (u64)(uintptr_t)pc->pebs_mem.ds);
+		if (adaptive(plan)) {
+			pc->saved_pebs_data_cfg = plat_rdmsr(MSR_IA32_PEBS_DATA_CFG);
+			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, plan->pebs_data_cfg);
+		}
+		v = plat_rdmsr(MSR_IA32_PEBS_ENABLE);
+		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v | plan->pebs_enable);
+	}
+	if (pmu__has_global(plan))
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, pmu__ack_mask(plan));
+	pc->saved_lvtpc = plat_lvtpc_read();
+	plat_lvtpc_set_nmi();
+	pc->running = true;
+	if (pmu__has_global(plan))
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | plan->global_ctrl);
+	return 0;
+}
+
+void pmu__cpu_stop(struct pmu_cpu *pc)
+{
+	const struct pmu_plan *plan = pc->plan;
+	u64 v;
+
+	if (!pc->running || !plan)
+		return;
+	if (pmu__has_global(plan)) {
+		v = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, v & ~plan->global_ctrl);
+	}
+	if (pmu__has_pebs(plan)) {
+		v = plat_rdmsr(MSR_IA32_PEBS_ENABLE);
+		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v & ~plan->pebs_enable);
+	}
+	for (u32 i = 0; i < plan->nr; i++)
+		if (plan->a[i].kind == PMU_CTR_GP)
+			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, 0);
+	if (plan->fixed_ctrl) {
+		v = plat_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+		plat_wrmsr(MSR_IA32_FIXED_CTR_CTRL, v & ~fixed_nibbles(plan));
+	}
+	if (pmu__has_global(plan))
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, pmu__ack_mask(plan));
+	if (pmu__has_pebs(plan)) {
+		if (adaptive(plan))
+			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, pc->saved_pebs_data_cfg);
+		plat_wrmsr(MSR_IA32_DS_AREA, pc->saved_ds_area);
+	}
+	pc->running = false;
+	plat_lvtpc_write(pc->saved_lvtpc);
+}

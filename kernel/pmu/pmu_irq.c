@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/pmu overflow handling: the NMI handler (pmu__handle_nmi_ex, shape
+ * of Linux's intel_pmu_handle_irq), the PEBS buffer drain and the version-1
+ * path without GLOBAL_STATUS. Small and bounded: at most
+ * PMU_MAX_OVF_LOOPS x (counters + buffer records) steps. [NMI]
+ */
+#include "pmu_internal.h"
+#include "pmuprof/platform.h"
+
+static bool test_bit64(u64 v, unsigned int b)
+{
+	return (v >> b) & 1;
+}
+
+/*
+ * Emit the period that just elapsed (what the counter was armed with, even
+ * if pmu__scale_period() changed the next one), adjust the period in
+ * frequency mode from armed events / elapsed time, re-arm. [NMI]
+ * Events counted between the overflow and the re-arm (skid, handler
+ * latency) are not carried over: each sample stands for `armed` events.
+ */
+static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, void *ctx)
+{
+	emit(ctx, pc->plan->a[i].event, pc->armed[i]);
+	pmu__freq_update(pc, i, now);
+	pmu__arm(pc, i, pc->period[i]);
+}
+
+/* Re-arm a PEBS counter: the counter and the reset value the CPU reloads
+ * after its next record. Counters are disabled while this runs. */
+static void pebs_rearm(struct pmu_cpu *pc, u32 i)
+{
+	pmu__arm(pc, i, pc->period[i]);
+	pmu__pebs_set_reset(pc, i);
+}
+
+/*
+ * Counters of ours a record belongs to (GLOBAL_STATUS layout). Format 0
+ * has no such field, and allows PEBS on PMC0 only: the record is that
+ * counter's. Formats 1/2 carry a copy of GLOBAL_STATUS, which can name
+ * several counters (and other overflows): a record naming more than one
+ * of ours is ambiguous and dropped. Formats 3+ carry "applicable
+ * counters": the record counts once for each. A record naming none of
+ * ours (the status copy raced with clearing) goes to the only PEBS
+ * counter when there is just one. [NMI]
+ */
+static u64 pebs_attribute(struct pmu_cpu *pc, const struct pebs_sample *rec)
+{
+	const struct pmu_plan *plan = pc->plan;
+	u64 mine = plan->pebs_counters;
+	u64 app;
+
+	if (plan->pebs_format == 0)
+		return mine;
+	app = rec->applicable & mine;
+	if (!app && !(mine & (mine - 1)))
+		app = mine;
+	if (!app) {
+		pc->pebs.unattributed++;
+		return 0;
+	}
+	if (plan->pebs_format < X86_PEBS_FORMAT_APPLICABLE && (app & (app - 1))) {
+		pc->pebs.ambiguous++;
+		return 0;
+	}
+	return app;
+}
+
+/*
+ * Drain the PEBS buffer: at most pc->pebs_nrec records, each read inside
+ * the buffer whatever the DS index says (pebs__ds_take validates it against
+ * our own base and size). Sets bit i of *rearm for every counter that
+ * produced a record. Returns the samples emitted. [NMI]
+ */
+static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx, u64 now,
+		      u32 *rearm)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const u8 *buf = pc->pebs_mem.buf;
+	u32 rs = plan->pebs_record_size, nrec;
+	int n = 0;
+
+	if (pebs__ds_take(pc->pebs_mem.ds, PMU_PEBS_DS_BYTES, pc->pebs_base, rs, pc->pebs_nrec,
+			  &nrec))
+		pc->pebs.bad_index++;
+	for (u32 k = 0; k < nrec && k < pc->pebs_nrec; k++) {
+		struct pebs_sample rec;
+		u64 app;
+
+		if (pebs__parse(plan->pebs_format, buf + (size_t)k * rs, rs, plan->pebs_data_cfg,
+				&rec) < 0) {
+			pc->pebs.bad_record++;
+			continue;
+		}
+		pc->pebs.records++;
+		app = pebs_attribute(pc, &rec);
+		for (u32 i = 0; app && i < plan->nr; i++) {
+			const struct pmu_assign *a = &plan->a[i];
+
+			if (!a->pebs || !(app & pmu__global_bit(a)))
+				continue;
+			if (ops->emit_pebs)
+				ops->emit_pebs(ctx, a->event, pc->armed[i], &rec);
+			else
+				ops->emit(ctx, a->event, pc->armed[i]);
+			pmu__freq_update(pc, i, now);
+			*rearm |= 1u << i;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Loop cap hit: status keeps re-asserting. Re-arm all of ours and clear
+ * their status bits, like Linux's intel_pmu_reset() for its counters. */
+static void reset_ours(struct pmu_cpu *pc)
+{
+	const struct pmu_plan *plan = pc->plan;
+
+	pc->loops_capped++;
+	for (u32 i = 0; i < plan->nr; i++) {
+		pmu__arm(pc, i, pc->period[i]);
+		if (plan->a[i].pebs)
+			pmu__pebs_set_reset(pc, i);
+	}
+	if (pmu__has_pebs(plan)) {
+		u32 dropped;
+
+		pebs__ds_take(pc->pebs_mem.ds, PMU_PEBS_DS_BYTES, pc->pebs_base,
+			      plan->pebs_record_size, pc->pebs_nrec, &dropped);
+	}
+	if (pmu__has_global(plan))
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, pmu__ack_mask(plan));
+}
+PP_NOKPROBE(reset_ours);
+
+/* Version 1: no GLOBAL_STATUS. A counter armed with -period has its top
+ * bit set until it wraps; a clear top bit means it overflowed. */
+static u32 v1_overflowed(const struct pmu_plan *plan)
+{
+	u32 m = 0;
+
+	for (u32 i = 0; i < plan->nr; i++) {
+		const struct pmu_assign *a = &plan->a[i];
+		u64 v = plat_rdmsr(MSR_IA32_PMC0 + a->idx);
+
+		if (!test_bit64(v, plan->gp_width - 1))
+			m |= 1u << i;
+	}
+	return m;
+}
+
+static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
+{
+	const struct pmu_plan *plan = pc->plan;
+	u32 ovf = v1_overflowed(plan);
+	unsigned int loops = 0;
+	int n = 0;
+	u64 now;
+
+	if (!ovf)
+		return 0;
+	now = plat_now_ns();
+	for (u32 i = 0; i < plan->nr; i++)
+		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx,
+			   plan->a[i].evtsel & ~X86_EVTSEL_EN);
+	while (ovf) {
+		for (u32 i = 0; i < plan->nr; i++)
+			if (ovf & (1u << i)) {
+				overflow_one(pc, i, now, emit, ctx);
+				n++;
+			}
+		ovf = v1_overflowed(plan);
+		if (ovf && ++loops >= PMU_MAX_OVF_LOOPS) {
+			reset_ours(pc);
+			break;
+		}
+	}
+	for (u32 i = 0; i < plan->nr; i++)
+		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, plan->a[i].evtsel);
+	plat_lvtpc_set_nmi();
+	return n;
+}
+
+int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
+{
+	const struct pmu_emit_ops ops = {emit, NULL};
+
+	return pmu__handle_nmi_ex(pc, &ops, ctx);
+}
+PP_NOKPROBE(pmu__handle_nmi);
+
+int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx)
+{
+	const struct pmu_plan *plan = pc->plan;
+	unsigned int loops = 0;
+	u64 ours, want, status, ctrl, now;
+	bool buf_pmi = false;
+	int n = 0;
+
+	if (!pc->running || !plan || !plan->nr)
+		return 0;
+	if (!pmu__has_global(plan))
+		return handle_v1(pc, ops->emit, ctx); /* no PEBS before version 2 */
+
+	ours = plan->global_ctrl;
+	/* What makes an NMI ours: an overflow of a counter that interrupts
+	 * (not PEBS counters: their INT is clear, and their own status bit
+	 * may be set while the record is still to come), or the DS-buffer
+	 * bit when we run PEBS. */
+	want = (ours & ~plan->pebs_counters) |
+	       (pmu__has_pebs(plan) ? X86_GLOBAL_STATUS_OVF_BUF : 0);
+	status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	if (!(status & want))
+		return 0; /* someone else's NMI or counter: touch nothing */
+
+	ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
+	now = plat_now_ns();
+	for (;;) {
+		u64 mine = status & want;
+		u32 rearm = 0;
+
+		if (mine & X86_GLOBAL_STATUS_OVF_BUF) {
+			buf_pmi = true;
+			n += drain_pebs(pc, ops, ctx, now, &rearm);
+			/* PEBS counters' own overflow bits are served by the
+			 * records: acknowledge them with the buffer bit */
+			mine |= status & plan->pebs_counters;
+		}
+		for (u32 i = 0; i < plan->nr; i++) {
+			const struct pmu_assign *a = &plan->a[i];
+
+			if (!(mine & pmu__global_bit(a)))
+				continue;
+			if (a->pebs) {
+				rearm |= 1u << i;
+				continue;
+			}
+			overflow_one(pc, i, now, ops->emit, ctx);
+			n++;
+		}
+		for (u32 i = 0; rearm && i < plan->nr; i++)
+			if (rearm & (1u << i))
+				pebs_rearm(pc, i);
+		/* ack only our bits: foreign overflow stays for its owner */
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, mine);
+		status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+		if (!(status & want))
+			break;
+		if (++loops >= PMU_MAX_OVF_LOOPS) {
+			reset_ours(pc);
+			break;
+		}
+	}
+	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | ours);
+	/* The APIC masked LVTPC when it delivered the PMI; reopen it last so
+	 * that a new overflow cannot interrupt us half-way. */
+	plat_lvtpc_set_nmi();
+	/* a buffer PMI of ours with no usable record is still ours */
+	return n ? n : (buf_pmi ? 1 : 0);
+}
+PP_NOKPROBE(pmu__handle_nmi_ex);
