@@ -25,7 +25,8 @@
 
 #define INSNS_PER_ITER 3
 
-static void loop(unsigned long long n)
+/* not inlined: perf attributes the samples to "loop" */
+__attribute__((noinline)) static void loop(unsigned long long n)
 {
 	if (!n)
 		return;
