@@ -7,6 +7,7 @@
 
 #include "device.h"
 #include "pmuctl.h"
+#include "util.h"
 
 static const char *const arch_names[PMUPROF_ARCH__MAX] = {
 	[PMUPROF_ARCH_CORE_CYCLES] = "core-cycles",

@@ -42,6 +42,7 @@
 #include "device.h"
 #include "events.h"
 #include "pmuctl.h"
+#include "util.h"
 #include "procmaps.h"
 
 #define DEFAULT_OUTPUT	   "pmuprof.data"

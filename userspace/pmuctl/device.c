@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "pmuctl.h"
+#include "util.h"
 
 #define MODULE_SYSFS "/sys/module/pmuprof"
 
