@@ -1128,15 +1128,9 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 		size_t left = (size_t)(end - p);
 
 		if (first) {
-			size_t min = sizeof(*h);
+			if (pmufile__check_record(h, left, 0)) {
+				bool hdr = left >= sizeof(*h);
 
-			if (left >= sizeof(*h)) {
-				if (h->type == PMUPROF_REC_SAMPLE)
-					min = sizeof(struct pmuprof_sample);
-				else if (h->type == PMUPROF_REC_LOST)
-					min = sizeof(struct pmuprof_lost);
-			}
-			if (left < sizeof(*h) || h->size < min || h->size % 8 || h->size > left) {
 				pmufile__set_err(
 					why, sizeof(why),
 					"SAMPLES frame at offset %" PRIu64 ": record %u at offset "
@@ -1144,8 +1138,8 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 					"of 8, at least %zu, at most the %zu bytes left in the "
 					"frame",
 					sf->off, n, base + (uint64_t)(p - payload),
-					left >= sizeof(*h) ? h->type : 0,
-					left >= sizeof(*h) ? h->size : 0, min, left);
+					hdr ? h->type : 0, hdr ? h->size : 0,
+					hdr ? pmufile__record_min(h->type) : sizeof(*h), left);
 				return frame_bad(f, r, sf, why, err, errlen);
 			}
 			if (h->type == PMUPROF_REC_SAMPLE)

@@ -397,23 +397,6 @@ static void account(struct pmufile_writer *w, const struct pmuprof_record_header
 	}
 }
 
-/* Minimum size of the records whose fields the writer reads. */
-static size_t min_record_size(uint16_t type)
-{
-	switch (type) {
-	case PMUPROF_REC_SAMPLE:
-		return sizeof(struct pmuprof_sample);
-	case PMUPROF_REC_LOST:
-		return sizeof(struct pmuprof_lost);
-	case PMUPROF_REC_THROTTLE:
-	case PMUPROF_REC_UNTHROTTLE:
-	case PMUPROF_REC_PERIOD:
-		return sizeof(struct pmuprof_throttle);
-	default:
-		return sizeof(struct pmuprof_record_header);
-	}
-}
-
 int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -425,8 +408,7 @@ int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t le
 	for (off = 0; off < len;) {
 		const struct pmuprof_record_header *r = (const void *)(p + off);
 
-		if (len - off < sizeof(*r) || r->size < min_record_size(r->type) || r->size % 8 ||
-		    r->size > len - off || r->size > PMUPROF_MAX_RECORD) {
+		if (pmufile__check_record(r, len - off, 0)) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "pmufile: record at byte %zu of a %zu-byte read buffer is not a "
 				 "whole record (type %u, size %u); nothing was written",
