@@ -15,11 +15,11 @@ MAN_PAGES += userspace/pmuctl/pmuctl.1
 
 $(BUILD)/bin/pmuctl: $(PMUCTL_OBJS) $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $(PMUCTL_OBJS) $(PMUFILE_LIB) -lpfm -lm
+	$(CC) $(LDFLAGS_SAN) -o $@ $(PMUCTL_OBJS) $(PMUFILE_LIB) -lpfm -ljansson -lm
 
 $(BUILD)/guest/pmuctl: $(PMUCTL_GOBJS) $(PMUFILE_GUEST_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -static -o $@ $(PMUCTL_GOBJS) $(PMUFILE_GUEST_LIB) $(PMUCTL_LIBPFM_STATIC) -lm
+	$(CC) -static -o $@ $(PMUCTL_GOBJS) $(PMUFILE_GUEST_LIB) $(PMUCTL_LIBPFM_STATIC) -ljansson -lm
 else
 $(warning pmuctl: lib/pmufile/build.mk defines no PMUFILE_LIB; pmuctl is not built)
 endif
