@@ -104,6 +104,13 @@ size_t pmufile__record_min(uint16_t type);
  * PMUPROF_MAX_DEPTH, an event index below PMUPROF_MAX_EVENTS. */
 #define PMUFILE_CHECK_EXACT (1u << 0)
 const char *pmufile__check_record(const void *rec, size_t avail, unsigned int checks);
+/* What a stream of records holds (for trailers, totals and accounting). */
+struct pmufile_counts {
+	uint64_t records, samples, lost, lost_records, throttled, unthrottled;
+	uint64_t event_samples[PMUPROF_MAX_EVENTS];
+};
+/* Count one record that passed pmufile__check_record(). */
+void pmufile__count_record(struct pmufile_counts *n, const struct pmuprof_record_header *rec);
 
 /* ---------------------------------------------------------------- */
 /* Writer (pmuctl). Streams to disk; memory does not grow with the   */

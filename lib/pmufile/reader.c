@@ -1101,7 +1101,7 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 		      void *ctx, char *err, size_t errlen)
 {
 	bool first = sf->state == SF_UNCHECKED;
-	uint64_t samples = 0, lost = 0, throttled = 0;
+	struct pmufile_counts cnt = {0};
 	uint32_t n = 0;
 	char why[512];
 	int ret = 0;
@@ -1142,12 +1142,7 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 					hdr ? pmufile__record_min(h->type) : sizeof(*h), left);
 				return frame_bad(f, r, sf, why, err, errlen);
 			}
-			if (h->type == PMUPROF_REC_SAMPLE)
-				samples++;
-			else if (h->type == PMUPROF_REC_LOST)
-				lost += ((const struct pmuprof_lost *)h)->lost;
-			else if (h->type == PMUPROF_REC_THROTTLE)
-				throttled++;
+			pmufile__count_record(&cnt, h);
 		}
 		if (fn) {
 			ret = fn(ctx, h);
@@ -1170,9 +1165,9 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 		}
 		sf->state = SF_GOOD;
 		r->nr_unchecked--;
-		r->samples += samples;
-		r->lost += lost;
-		r->throttled += throttled;
+		r->samples += cnt.samples;
+		r->lost += cnt.lost;
+		r->throttled += cnt.throttled;
 		r->records += n;
 	}
 	return 0;

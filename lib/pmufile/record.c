@@ -57,3 +57,22 @@ const char *pmufile__check_record(const void *rec, size_t avail, unsigned int ch
 		return "unknown record type";
 	}
 }
+
+void pmufile__count_record(struct pmufile_counts *n, const struct pmuprof_record_header *rec)
+{
+	const struct pmuprof_sample *s = (const void *)rec;
+
+	n->records++;
+	if (rec->type == PMUPROF_REC_SAMPLE) {
+		n->samples++;
+		if (s->event < PMUPROF_MAX_EVENTS)
+			n->event_samples[s->event]++;
+	} else if (rec->type == PMUPROF_REC_LOST) {
+		n->lost += ((const struct pmuprof_lost *)rec)->lost;
+		n->lost_records++;
+	} else if (rec->type == PMUPROF_REC_THROTTLE) {
+		n->throttled++;
+	} else if (rec->type == PMUPROF_REC_UNTHROTTLE) {
+		n->unthrottled++;
+	}
+}

@@ -72,10 +72,10 @@ static void status_line(struct recorder *r, uint64_t now)
 	used = (size_t)snprintf(line, sizeof(line), "recording %.0fs",
 				(double)(now - r->start_mono) / 1e9);
 	for (i = 0; i < r->s.nr_ev && used < sizeof(line); i++) {
-		used += (size_t)snprintf(line + used, sizeof(line) - used, "  %s %.0f/s",
-					 r->s.ev[i].name,
-					 (double)(r->d.n.ev_samples[i] - r->last_samples[i]) / dt);
-		r->last_samples[i] = r->d.n.ev_samples[i];
+		used += (size_t)snprintf(
+			line + used, sizeof(line) - used, "  %s %.0f/s", r->s.ev[i].name,
+			(double)(r->d.n.event_samples[i] - r->last_samples[i]) / dt);
+		r->last_samples[i] = r->d.n.event_samples[i];
 	}
 	human_bytes(pmufile_writer__bytes(r->w), sz, sizeof(sz));
 	if (used < sizeof(line))
@@ -119,8 +119,8 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 		    uint64_t bytes, double secs)
 {
 	char sz[32];
-	uint64_t total_lost = r->d.n.lost, throttled = r->d.n.throttles,
-		 raised = r->d.n.unthrottles;
+	uint64_t total_lost = r->d.n.lost, throttled = r->d.n.throttled,
+		 raised = r->d.n.unthrottled;
 	int i;
 
 	if (have_stats) {
@@ -136,7 +136,7 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 		r->d.n.samples, sz, r->o.output);
 	for (i = 0; i < r->s.nr_ev; i++) {
 		fprintf(stderr, "  %-28s %10" PRIu64 " samples  (%s %" PRIu64 " %s)",
-			r->s.ev[i].name, r->d.n.ev_samples[i],
+			r->s.ev[i].name, r->d.n.event_samples[i],
 			r->s.cfg.events[i].flags & PMUPROF_EVF_FREQ ? "target" : "period",
 			(uint64_t)r->s.cfg.events[i].period,
 			r->s.cfg.events[i].flags & PMUPROF_EVF_FREQ ? "Hz" : r->s.ev[i].unit);

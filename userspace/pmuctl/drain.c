@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/pmufile/pmufile.h"
 #include "drain.h"
 #include "util.h"
 
@@ -57,7 +56,7 @@ void drain__free(struct drain *d)
 	d->sfd = -1;
 }
 
-/* Account and snapshot; stop at a record the ABI says cannot exist. */
+/* Count and snapshot; stop at a record the ABI says cannot exist. */
 static void scan_records(struct drain *d, const uint8_t *buf, size_t len)
 {
 	size_t off = 0;
@@ -65,31 +64,20 @@ static void scan_records(struct drain *d, const uint8_t *buf, size_t len)
 
 	while (off + sizeof(struct pmuprof_record_header) <= len) {
 		const struct pmuprof_record_header *h = (const void *)(buf + off);
+		const struct pmuprof_sample *s = (const void *)h;
+		char comm[17];
 
 		if (pmufile__check_record(h, len - off, 0))
 			break; /* the sink validates and reports it */
-		d->n.records++;
-		if (h->type == PMUPROF_REC_SAMPLE) {
-			const struct pmuprof_sample *s = (const void *)h;
-			char comm[17];
+		pmufile__count_record(&d->n, h);
+		if (h->type == PMUPROF_REC_SAMPLE && !d->err && d->pm) {
+			int ret;
 
-			d->n.samples++;
-			if (s->event < PMUPROF_MAX_EVENTS)
-				d->n.ev_samples[s->event]++;
 			memcpy(comm, s->comm, 16);
 			comm[16] = '\0';
-			if (!d->err && d->pm) {
-				int ret = procmaps__see(d->pm, (int)s->pid, comm, now);
-
-				if (ret < 0)
-					d->err = ret;
-			}
-		} else if (h->type == PMUPROF_REC_LOST) {
-			d->n.lost += ((const struct pmuprof_lost *)h)->lost;
-		} else if (h->type == PMUPROF_REC_THROTTLE) {
-			d->n.throttles++;
-		} else if (h->type == PMUPROF_REC_UNTHROTTLE) {
-			d->n.unthrottles++;
+			ret = procmaps__see(d->pm, (int)s->pid, comm, now);
+			if (ret < 0)
+				d->err = ret;
 		}
 		off += h->size;
 	}

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "include/uapi/pmuprof.h"
+#include "lib/pmufile/pmufile.h"
 #include "procmaps.h"
 
 struct drain_ops {
@@ -29,18 +29,13 @@ struct drain_ops {
 	void (*tick)(void *ctx, uint64_t now_ns);
 };
 
-struct drain_totals {
-	uint64_t samples, lost, throttles, unthrottles, records;
-	uint64_t ev_samples[PMUPROF_MAX_EVENTS];
-};
-
 struct drain {
 	int fd, sfd;	     /* the device; the signals (drain__signals) */
 	struct procmaps *pm; /* NULL: no process table */
 	const struct drain_ops *ops;
 	void *ctx;
 	uint8_t *buf;
-	struct drain_totals n;
+	struct pmufile_counts n;
 	int err;	 /* first error of procmaps or the sink: nothing more is passed on */
 	int stop_signal; /* the signal that ended the loop, 0 if none */
 	bool child_exited;
