@@ -106,7 +106,7 @@ size_t pmufile__record_min(uint16_t type);
 const char *pmufile__check_record(const void *rec, size_t avail, unsigned int checks);
 /* What a stream of records holds (for trailers, totals and accounting). */
 struct pmufile_counts {
-	uint64_t records, samples, lost, lost_records, throttled, unthrottled;
+	uint64_t records, samples, lost, lost_records, throttled, unthrottled, periods;
 	uint64_t event_samples[PMUPROF_MAX_EVENTS];
 };
 /* Count one record that passed pmufile__check_record(). */

@@ -74,5 +74,7 @@ void pmufile__count_record(struct pmufile_counts *n, const struct pmuprof_record
 		n->throttled++;
 	} else if (rec->type == PMUPROF_REC_UNTHROTTLE) {
 		n->unthrottled++;
+	} else if (rec->type == PMUPROF_REC_PERIOD) {
+		n->periods++;
 	}
 }

@@ -31,8 +31,7 @@ PMUCTL_VERIFY := $(BUILD)/tests/pmuctl-verify
 
 unit: $(PMUCTL_VERIFY)
 guest-bins: $(PMUCTL_VERIFY)
-$(PMUCTL_VERIFY): $(BUILD)/obj/userspace/pmuctl/test/pmuctl_verify.o \
-		$(BUILD)/obj/userspace/pmuctl/procmaps.o $(PMUFILE_LIB)
+$(PMUCTL_VERIFY): $(BUILD)/obj/userspace/pmuctl/test/pmuctl_verify.o $(TT_COMMON) $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lelf
+	$(CC) $(LDFLAGS_SAN) -o $@ $^
 endif
