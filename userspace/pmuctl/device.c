@@ -14,7 +14,8 @@
 
 #define MODULE_SYSFS "/sys/module/pmuprof"
 
-void device__holders(char *buf, size_t len)
+/* Who holds /dev/pmuprof open: "pid 123 (pmuctl)" list, or "" if unknown. */
+static void device__holders(char *buf, size_t len)
 {
 	DIR *proc = opendir("/proc");
 	struct dirent *d;
