@@ -30,6 +30,15 @@ static inline uint64_t tt_rnd(uint64_t *s)
 	*s ^= *s >> 27;
 	return *s * 2685821657736338717ull;
 }
+/* splitmix64: the same sequence on every host (generators of test data). */
+static inline uint64_t tt_splitmix(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 /* CLOCK_MONOTONIC in seconds. */
 double tt_now(void);
 const char *tt_basename(const char *path);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "lib/pmufile/pmufile.h"
+#include "tests/tools/common.h"
 
 #define MAX_BINARIES 16
 #define SYNTH_KFUNCS 512
@@ -46,21 +47,11 @@ struct opts {
 	unsigned nr_binaries;
 };
 
-/* splitmix64: small, fast, and the same sequence on every host. */
 static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static uint64_t rnd_below(uint64_t n)
 {
-	return n ? rnd() % n : 0;
+	return n ? tt_splitmix(&rng_state) % n : 0;
 }
 
 static void die(const char *fmt, const char *arg)
