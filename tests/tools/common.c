@@ -161,29 +161,24 @@ static bool in_image(const struct tt_elf *e, uint64_t off, uint64_t size)
 	return off <= e->len && size <= e->len - off;
 }
 
-/* GNU build-id from the SHT_NOTE sections. */
-static void elf_build_id(struct tt_elf *e, const Elf64_Shdr *sh, unsigned int n)
+int tt_elf_note_build_id(const void *image, uint64_t off, uint64_t end, uint8_t *id)
 {
-	for (unsigned int i = 0; i < n; i++) {
-		uint64_t off = sh[i].sh_offset, end = off + sh[i].sh_size;
+	const char *m = image;
 
-		if (sh[i].sh_type != SHT_NOTE || !in_image(e, off, sh[i].sh_size))
-			continue;
-		while (end - off >= sizeof(Elf64_Nhdr)) {
-			const Elf64_Nhdr *nh = (const void *)(e->image + off);
-			uint64_t name = off + sizeof(*nh), desc = name + ((nh->n_namesz + 3) & ~3u);
+	while (end - off >= sizeof(Elf64_Nhdr)) {
+		const Elf64_Nhdr *nh = (const void *)(m + off);
+		uint64_t name = off + sizeof(*nh), desc = name + ((nh->n_namesz + 3) & ~3u);
 
-			if (desc + nh->n_descsz > end)
-				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-			    !memcmp(e->image + name, "GNU", 4) && nh->n_descsz <= 20) {
-				memcpy(e->build_id, e->image + desc, nh->n_descsz);
-				e->build_id_len = (int)nh->n_descsz;
-				return;
-			}
-			off = desc + ((nh->n_descsz + 3) & ~3u);
+		if (desc + nh->n_descsz > end)
+			break;
+		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+		    !memcmp(m + name, "GNU", 4) && nh->n_descsz <= 20) {
+			memcpy(id, m + desc, nh->n_descsz);
+			return (int)nh->n_descsz;
 		}
+		off = desc + ((nh->n_descsz + 3) & ~3u);
 	}
+	return 0;
 }
 
 int tt_elf__load(struct tt_elf *e, const char *path)
@@ -202,7 +197,11 @@ int tt_elf__load(struct tt_elf *e, const char *path)
 	    !in_image(e, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)))
 		return -ENOEXEC;
 	sh = (const void *)(e->image + eh->e_shoff);
-	elf_build_id(e, sh, eh->e_shnum);
+	for (unsigned int i = 0; i < eh->e_shnum && !e->build_id_len; i++)
+		if (sh[i].sh_type == SHT_NOTE && in_image(e, sh[i].sh_offset, sh[i].sh_size))
+			e->build_id_len =
+				tt_elf_note_build_id(e->image, sh[i].sh_offset,
+						     sh[i].sh_offset + sh[i].sh_size, e->build_id);
 	for (unsigned int i = 0; i < eh->e_shnum; i++) {
 		const Elf64_Shdr *st = &sh[i], *str = &sh[st->sh_link % eh->e_shnum];
 		size_t n = st->sh_size / sizeof(Elf64_Sym);

@@ -90,6 +90,9 @@ struct tt_elf {
 	uint8_t build_id[20];
 	int build_id_len;
 };
+/* The GNU build-id among the ELF notes in image[off, end) into id: its
+ * length, 0 if there is none. */
+int tt_elf_note_build_id(const void *image, uint64_t off, uint64_t end, uint8_t *id);
 /* 0, or -errno (-ENOEXEC: not an ELF64 file, -ENOENT: no function symbols). */
 int tt_elf__load(struct tt_elf *e, const char *path);
 void tt_elf__free(struct tt_elf *e);

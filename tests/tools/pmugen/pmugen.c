@@ -90,30 +90,6 @@ static int in_file(size_t size, uint64_t off, uint64_t len)
 	return off <= size && len <= size - off;
 }
 
-static void elf_build_id(struct binary *b, const uint8_t *m, size_t size, const Elf64_Phdr *ph)
-{
-	uint64_t off = ph->p_offset, end = ph->p_offset + ph->p_filesz;
-
-	if (!in_file(size, ph->p_offset, ph->p_filesz))
-		return;
-	while (off + sizeof(Elf64_Nhdr) <= end) {
-		const Elf64_Nhdr *n = (const void *)(m + off);
-		uint64_t name = off + sizeof(*n);
-		uint64_t desc = name + ((n->n_namesz + 3) & ~3u);
-		uint64_t next = desc + ((n->n_descsz + 3) & ~3u);
-
-		if (next > end)
-			return;
-		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-		    !memcmp(m + name, "GNU", 4) && n->n_descsz <= sizeof(b->build_id)) {
-			memcpy(b->build_id, m + desc, n->n_descsz);
-			b->build_id_size = n->n_descsz;
-			return;
-		}
-		off = next;
-	}
-}
-
 static void elf_funcs(struct binary *b, const uint8_t *m, size_t size, const Elf64_Ehdr *eh,
 		      uint32_t want)
 {
@@ -168,8 +144,10 @@ static void load_binary(struct binary *b, const char *path)
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = (const void *)(m + eh->e_phoff + i * sizeof(*ph));
 
-		if (ph->p_type == PT_NOTE && !b->build_id_size)
-			elf_build_id(b, m, (size_t)st.st_size, ph);
+		if (ph->p_type == PT_NOTE && !b->build_id_size &&
+		    in_file((size_t)st.st_size, ph->p_offset, ph->p_filesz))
+			b->build_id_size = (uint32_t)tt_elf_note_build_id(
+				m, ph->p_offset, ph->p_offset + ph->p_filesz, b->build_id);
 		if (ph->p_type == PT_LOAD && b->nr_segs < 8) {
 			struct segment *s = &b->segs[b->nr_segs++];
 
