@@ -26,16 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/tools/common.h"
+
 static uint64_t rng_state;
 
-/* splitmix64: the same sequence on every host. */
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return tt_splitmix(&rng_state);
 }
 
 struct block {

@@ -90,6 +90,29 @@ struct pmufile_trailer {
 };
 
 /* ---------------------------------------------------------------- */
+/* The record ABI (include/uapi/pmuprof.h), checked in one place.    */
+/* ---------------------------------------------------------------- */
+/* Smallest size of a record of `type`: its fixed part (the header for
+ * types this library does not know: they are skipped by size). */
+size_t pmufile__record_min(uint16_t type);
+/* The record at rec, with avail bytes from it to the end of its buffer:
+ * NULL when it is a whole record (header in bounds, size a multiple of 8,
+ * at least pmufile__record_min(), at most PMUPROF_MAX_RECORD and avail),
+ * else what is wrong (a constant string). With PMUFILE_CHECK_EXACT also
+ * what the module emits and nothing else: a known type, fixed-size records
+ * of exactly their size, a sample's size equal to its parts, stacks within
+ * PMUPROF_MAX_DEPTH, an event index below PMUPROF_MAX_EVENTS. */
+#define PMUFILE_CHECK_EXACT (1u << 0)
+const char *pmufile__check_record(const void *rec, size_t avail, unsigned int checks);
+/* What a stream of records holds (for trailers, totals and accounting). */
+struct pmufile_counts {
+	uint64_t records, samples, lost, lost_records, throttled, unthrottled, periods;
+	uint64_t event_samples[PMUPROF_MAX_EVENTS];
+};
+/* Count one record that passed pmufile__check_record(). */
+void pmufile__count_record(struct pmufile_counts *n, const struct pmuprof_record_header *rec);
+
+/* ---------------------------------------------------------------- */
 /* Writer (pmuctl). Streams to disk; memory does not grow with the   */
 /* recording. Every call after a failed write fails with the same    */
 /* error, so a full disk is reported, never silently ignored.        */

@@ -1101,7 +1101,7 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 		      void *ctx, char *err, size_t errlen)
 {
 	bool first = sf->state == SF_UNCHECKED;
-	uint64_t samples = 0, lost = 0, throttled = 0;
+	struct pmufile_counts cnt = {0};
 	uint32_t n = 0;
 	char why[512];
 	int ret = 0;
@@ -1128,15 +1128,9 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 		size_t left = (size_t)(end - p);
 
 		if (first) {
-			size_t min = sizeof(*h);
+			if (pmufile__check_record(h, left, 0)) {
+				bool hdr = left >= sizeof(*h);
 
-			if (left >= sizeof(*h)) {
-				if (h->type == PMUPROF_REC_SAMPLE)
-					min = sizeof(struct pmuprof_sample);
-				else if (h->type == PMUPROF_REC_LOST)
-					min = sizeof(struct pmuprof_lost);
-			}
-			if (left < sizeof(*h) || h->size < min || h->size % 8 || h->size > left) {
 				pmufile__set_err(
 					why, sizeof(why),
 					"SAMPLES frame at offset %" PRIu64 ": record %u at offset "
@@ -1144,16 +1138,11 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 					"of 8, at least %zu, at most the %zu bytes left in the "
 					"frame",
 					sf->off, n, base + (uint64_t)(p - payload),
-					left >= sizeof(*h) ? h->type : 0,
-					left >= sizeof(*h) ? h->size : 0, min, left);
+					hdr ? h->type : 0, hdr ? h->size : 0,
+					hdr ? pmufile__record_min(h->type) : sizeof(*h), left);
 				return frame_bad(f, r, sf, why, err, errlen);
 			}
-			if (h->type == PMUPROF_REC_SAMPLE)
-				samples++;
-			else if (h->type == PMUPROF_REC_LOST)
-				lost += ((const struct pmuprof_lost *)h)->lost;
-			else if (h->type == PMUPROF_REC_THROTTLE)
-				throttled++;
+			pmufile__count_record(&cnt, h);
 		}
 		if (fn) {
 			ret = fn(ctx, h);
@@ -1176,9 +1165,9 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 		}
 		sf->state = SF_GOOD;
 		r->nr_unchecked--;
-		r->samples += samples;
-		r->lost += lost;
-		r->throttled += throttled;
+		r->samples += cnt.samples;
+		r->lost += cnt.lost;
+		r->throttled += cnt.throttled;
 		r->records += n;
 	}
 	return 0;

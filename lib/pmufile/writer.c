@@ -40,8 +40,8 @@ struct pmufile_writer {
 	size_t samples_hdr; /* offset of its frame header in buf */
 	uint32_t samples_nr;
 	/* totals for the trailer */
-	uint64_t samples, lost, throttled, records, frames;
-	uint64_t event_samples[PMUPROF_MAX_EVENTS];
+	struct pmufile_counts n;
+	uint64_t frames;
 	uint32_t nr_events;
 	bool has_stats;
 	uint64_t stats_event_lost[PMUPROF_MAX_EVENTS];
@@ -373,47 +373,6 @@ int pmufile_writer__stats(struct pmufile_writer *w, const struct pmuprof_stats *
 	return 0;
 }
 
-/* Count one validated record into the trailer totals. */
-static void account(struct pmufile_writer *w, const struct pmuprof_record_header *r)
-{
-	w->records++;
-	switch (r->type) {
-	case PMUPROF_REC_SAMPLE: {
-		const struct pmuprof_sample *s = (const void *)r;
-
-		w->samples++;
-		if (s->event < PMUPROF_MAX_EVENTS)
-			w->event_samples[s->event]++;
-		break;
-	}
-	case PMUPROF_REC_LOST:
-		w->lost += ((const struct pmuprof_lost *)r)->lost;
-		break;
-	case PMUPROF_REC_THROTTLE:
-		w->throttled++;
-		break;
-	default:
-		break;
-	}
-}
-
-/* Minimum size of the records whose fields the writer reads. */
-static size_t min_record_size(uint16_t type)
-{
-	switch (type) {
-	case PMUPROF_REC_SAMPLE:
-		return sizeof(struct pmuprof_sample);
-	case PMUPROF_REC_LOST:
-		return sizeof(struct pmuprof_lost);
-	case PMUPROF_REC_THROTTLE:
-	case PMUPROF_REC_UNTHROTTLE:
-	case PMUPROF_REC_PERIOD:
-		return sizeof(struct pmuprof_throttle);
-	default:
-		return sizeof(struct pmuprof_record_header);
-	}
-}
-
 int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -425,8 +384,7 @@ int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t le
 	for (off = 0; off < len;) {
 		const struct pmuprof_record_header *r = (const void *)(p + off);
 
-		if (len - off < sizeof(*r) || r->size < min_record_size(r->type) || r->size % 8 ||
-		    r->size > len - off || r->size > PMUPROF_MAX_RECORD) {
+		if (pmufile__check_record(r, len - off, 0)) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "pmufile: record at byte %zu of a %zu-byte read buffer is not a "
 				 "whole record (type %u, size %u); nothing was written",
@@ -459,7 +417,7 @@ int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t le
 
 			if (q->size > WRITER_BUF_SIZE - w->len - run)
 				break;
-			account(w, q);
+			pmufile__count_record(&w->n, q);
 			w->samples_nr++;
 			run += q->size;
 		}
@@ -511,15 +469,15 @@ static int write_trailer(struct pmufile_writer *w, uint64_t end_realtime_ns,
 		return ret;
 	c_u64(&c, end_realtime_ns);
 	c_u64(&c, end_session_ns);
-	c_u64(&c, w->samples);
-	c_u64(&c, w->lost);
-	c_u64(&c, w->throttled);
-	c_u64(&c, w->records);
+	c_u64(&c, w->n.samples);
+	c_u64(&c, w->n.lost);
+	c_u64(&c, w->n.throttled);
+	c_u64(&c, w->n.records);
 	c_u64(&c, w->frames); /* frames before this one */
 	c_u32(&c, w->nr_events);
 	c_u32(&c, PMUPROF_MAX_EVENTS); /* slots in each array below */
 	for (int i = 0; i < PMUPROF_MAX_EVENTS; i++)
-		c_u64(&c, w->event_samples[i]);
+		c_u64(&c, w->n.event_samples[i]);
 	for (int i = 0; i < PMUPROF_MAX_EVENTS; i++)
 		c_u64(&c, w->has_stats ? w->stats_event_lost[i] : 0);
 	c_u32(&c, w->has_stats ? PMUFILE_TRAILER_LOST_FROM_STATS : 0);

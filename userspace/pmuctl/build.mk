@@ -15,11 +15,11 @@ MAN_PAGES += userspace/pmuctl/pmuctl.1
 
 $(BUILD)/bin/pmuctl: $(PMUCTL_OBJS) $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $(PMUCTL_OBJS) $(PMUFILE_LIB) -lpfm -lm
+	$(CC) $(LDFLAGS_SAN) -o $@ $(PMUCTL_OBJS) $(PMUFILE_LIB) -lpfm -ljansson -lm
 
 $(BUILD)/guest/pmuctl: $(PMUCTL_GOBJS) $(PMUFILE_GUEST_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -static -o $@ $(PMUCTL_GOBJS) $(PMUFILE_GUEST_LIB) $(PMUCTL_LIBPFM_STATIC) -lm
+	$(CC) -static -o $@ $(PMUCTL_GOBJS) $(PMUFILE_GUEST_LIB) $(PMUCTL_LIBPFM_STATIC) -ljansson -lm
 else
 $(warning pmuctl: lib/pmufile/build.mk defines no PMUFILE_LIB; pmuctl is not built)
 endif
@@ -31,8 +31,7 @@ PMUCTL_VERIFY := $(BUILD)/tests/pmuctl-verify
 
 unit: $(PMUCTL_VERIFY)
 guest-bins: $(PMUCTL_VERIFY)
-$(PMUCTL_VERIFY): $(BUILD)/obj/userspace/pmuctl/test/pmuctl_verify.o \
-		$(BUILD)/obj/userspace/pmuctl/procmaps.o $(PMUFILE_LIB)
+$(PMUCTL_VERIFY): $(BUILD)/obj/userspace/pmuctl/test/pmuctl_verify.o $(TT_COMMON) $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lelf
+	$(CC) $(LDFLAGS_SAN) -o $@ $^
 endif

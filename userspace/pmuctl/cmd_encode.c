@@ -7,6 +7,7 @@
 #include "events.h"
 #include "evtsel.h"
 #include "pmuctl.h"
+#include "util.h"
 
 static void help(FILE *out)
 {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* pmuctl info: GET_INFO in words (or --json). */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "device.h"
 #include "pmuctl.h"
+#include "util.h"
 
 static const char *const arch_names[PMUPROF_ARCH__MAX] = {
 	[PMUPROF_ARCH_CORE_CYCLES] = "core-cycles",
@@ -35,66 +37,59 @@ static const char *const source_desc[PMUPROF_SOURCE__MAX] = {
 
 static const char *const vendor_names[] = {"unknown", "Intel", "AMD", "other"};
 
-static void json_str(const char *key, const char *v, int last)
+/* The GET_INFO fields in this order, on one line (scripts grep it). */
+static int print_json(const struct pmuprof_info *in)
 {
-	const char *p;
-
-	printf("  \"%s\": \"", key);
-	for (p = v; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if ((unsigned char)*p < 0x20)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	printf("\"%s\n", last ? "" : ",");
-}
-
-static void print_json(const struct pmuprof_info *in)
-{
+	json_t *o = json_object(), *arch = json_array(), *src = json_array();
 	unsigned int i;
-	int first = 1;
+	int ret;
 
-	printf("{\n");
-	printf("  \"abi_version\": %u,\n", in->abi_version);
-	json_str("vendor", in->vendor < 4 ? vendor_names[in->vendor] : "unknown", 0);
-	json_str("vendor_string", in->vendor_string, 0);
-	printf("  \"family\": %u,\n  \"model\": %u,\n  \"stepping\": %u,\n", in->family, in->model,
-	       in->stepping);
-	printf("  \"hypervisor\": %s,\n", in->flags & PMUPROF_INFO_HYPERVISOR ? "true" : "false");
-	printf("  \"privileged\": %s,\n", in->flags & PMUPROF_INFO_PRIVILEGED ? "true" : "false");
-	printf("  \"nr_cpus\": %u,\n  \"nr_online\": %u,\n", in->nr_cpus, in->nr_online);
-	printf("  \"pmu_available\": %s,\n", in->pmu_status == PMUPROF_PMU_OK ? "true" : "false");
-	printf("  \"pmu_status\": %u,\n", in->pmu_status);
-	json_str("pmu_reason", device__pmu_reason(in), 0);
-	printf("  \"pmu_version\": %u,\n", in->pmu_version);
-	printf("  \"nr_gp\": %u,\n  \"gp_width\": %u,\n", in->nr_gp, in->gp_width);
-	printf("  \"nr_fixed\": %u,\n  \"fixed_width\": %u,\n", in->nr_fixed, in->fixed_width);
-	printf("  \"full_width_writes\": %s,\n",
-	       in->flags & PMUPROF_INFO_FULL_WIDTH ? "true" : "false");
-	printf("  \"perf_capabilities\": %llu,\n", (unsigned long long)in->perf_capabilities);
-	printf("  \"arch_events\": [");
 	for (i = 0; i < PMUPROF_ARCH__MAX; i++)
-		if (in->arch_events & (1u << i)) {
-			printf("%s\"%s\"", first ? "" : ", ", arch_names[i]);
-			first = 0;
-		}
-	printf("],\n  \"sources\": [");
-	first = 1;
+		if (in->arch_events & (1u << i))
+			json_array_append_new(arch, json_string(arch_names[i]));
 	for (i = 1; i < PMUPROF_SOURCE__MAX; i++)
-		if (in->sources & (1u << i)) {
-			printf("%s\"%s\"", first ? "" : ", ", source_names[i]);
-			first = 0;
-		}
-	printf("],\n");
-	printf("  \"max_events\": %u,\n  \"max_depth\": %u,\n", in->max_events, in->max_depth);
-	printf("  \"ring_min\": %u,\n  \"ring_max\": %u,\n  \"ring_default\": %u,\n", in->ring_min,
-	       in->ring_max, in->ring_default);
-	printf("  \"min_pmu_period\": %u,\n  \"min_clock_period_ns\": %u,\n  \"max_freq_hz\": "
-	       "%u,\n",
-	       in->min_pmu_period, in->min_clock_period_ns, in->max_freq_hz);
-	printf("  \"paging_levels\": %u\n}\n", in->paging_levels);
+		if (in->sources & (1u << i))
+			json_array_append_new(src, json_string(source_names[i]));
+#define PUT(key, v) json_object_set_new(o, key, v)
+	PUT("abi_version", json_integer(in->abi_version));
+	PUT("vendor", json_string(in->vendor < 4 ? vendor_names[in->vendor] : "unknown"));
+	PUT("vendor_string", json_string(in->vendor_string));
+	PUT("family", json_integer(in->family));
+	PUT("model", json_integer(in->model));
+	PUT("stepping", json_integer(in->stepping));
+	PUT("hypervisor", json_boolean(in->flags & PMUPROF_INFO_HYPERVISOR));
+	PUT("privileged", json_boolean(in->flags & PMUPROF_INFO_PRIVILEGED));
+	PUT("nr_cpus", json_integer(in->nr_cpus));
+	PUT("nr_online", json_integer(in->nr_online));
+	PUT("pmu_available", json_boolean(in->pmu_status == PMUPROF_PMU_OK));
+	PUT("pmu_status", json_integer(in->pmu_status));
+	PUT("pmu_reason", json_string(device__pmu_reason(in)));
+	PUT("pmu_version", json_integer(in->pmu_version));
+	PUT("nr_gp", json_integer(in->nr_gp));
+	PUT("gp_width", json_integer(in->gp_width));
+	PUT("nr_fixed", json_integer(in->nr_fixed));
+	PUT("fixed_width", json_integer(in->fixed_width));
+	PUT("full_width_writes", json_boolean(in->flags & PMUPROF_INFO_FULL_WIDTH));
+	PUT("perf_capabilities", json_integer((json_int_t)in->perf_capabilities));
+	PUT("arch_events", arch);
+	PUT("sources", src);
+	PUT("max_events", json_integer(in->max_events));
+	PUT("max_depth", json_integer(in->max_depth));
+	PUT("ring_min", json_integer(in->ring_min));
+	PUT("ring_max", json_integer(in->ring_max));
+	PUT("ring_default", json_integer(in->ring_default));
+	PUT("min_pmu_period", json_integer(in->min_pmu_period));
+	PUT("min_clock_period_ns", json_integer(in->min_clock_period_ns));
+	PUT("max_freq_hz", json_integer(in->max_freq_hz));
+	PUT("paging_levels", json_integer(in->paging_levels));
+#undef PUT
+	ret = json_dumpf(o, stdout, 0);
+	json_decref(o);
+	if (ret < 0 || putchar('\n') == EOF) {
+		pmuctl_err("info: cannot write the JSON output");
+		return EXIT_FAIL;
+	}
+	return 0;
 }
 
 static void print_text(const struct pmuprof_info *in)
@@ -191,8 +186,7 @@ int cmd_info(int argc, char **argv)
 	}
 	close(fd);
 	if (json)
-		print_json(&info);
-	else
-		print_text(&info);
+		return print_json(&info);
+	print_text(&info);
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include "events.h"
 #include "pmuctl.h"
+#include "util.h"
 
 static void help(FILE *out)
 {

@@ -10,11 +10,12 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "pmuctl.h"
+#include "util.h"
 
 #define MODULE_SYSFS "/sys/module/pmuprof"
 
-void device__holders(char *buf, size_t len)
+/* Who holds /dev/pmuprof open: "pid 123 (pmuctl)" list, or "" if unknown. */
+static void device__holders(char *buf, size_t len)
 {
 	DIR *proc = opendir("/proc");
 	struct dirent *d;

@@ -13,8 +13,6 @@ int device__open(int flags);
 int device__info(int fd, struct pmuprof_info *info);
 /* Explain why the PMU source is unusable, "" when it is usable. */
 const char *device__pmu_reason(const struct pmuprof_info *info);
-/* Who holds /dev/pmuprof open: "pid 123 (pmuctl)" list, or "" if unknown. */
-void device__holders(char *buf, size_t len);
 /* Message for an ioctl failure (CONFIGURE/START) by errno. */
 const char *device__ioctl_hint(int err, const struct pmuprof_info *info);
 

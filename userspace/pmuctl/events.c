@@ -127,11 +127,6 @@ const char *events__pmu_name(void)
 	return core_pmu >= 0 ? core_info.name : NULL;
 }
 
-const char *events__pmu_desc(void)
-{
-	return core_pmu >= 0 ? core_info.desc : NULL;
-}
-
 /* ---------------------------------------------------------------- */
 /* Generic names                                                     */
 /* ---------------------------------------------------------------- */
@@ -173,11 +168,6 @@ int events__generic_count(void)
 const char *events__generic_name(int i)
 {
 	return i >= 0 && i < GEN__N ? gen_info[i].name : NULL;
-}
-
-const char *events__generic_desc(int i)
-{
-	return i >= 0 && i < GEN__N ? gen_info[i].desc : NULL;
 }
 
 const char *events__generic_mapping(int i)

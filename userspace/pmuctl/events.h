@@ -32,7 +32,6 @@ struct pmuctl_event {
 int events__init(char *err, size_t errlen);
 /* libpfm4 name of the core PMU names resolve against ("skl", ...), or NULL. */
 const char *events__pmu_name(void);
-const char *events__pmu_desc(void);
 
 /*
  * Resolve "NAME[/PERIOD]". A ":p" (":pp", ":ppp") modifier requests PEBS:
@@ -52,11 +51,10 @@ int events__suggest(const char *name, const char **out, int max);
 /* Case-insensitive edit distance (exposed for tests). */
 unsigned int events__distance(const char *a, const char *b);
 
-/* Generic names: count, name, description, and its libpfm4 name on the
+/* Generic names: count, name, and its libpfm4 name on the
  * current PMU (NULL when unmapped). */
 int events__generic_count(void);
 const char *events__generic_name(int i);
-const char *events__generic_desc(int i);
 const char *events__generic_mapping(int i);
 
 /* `pmuctl list`: print events whose names match pattern (NULL = all);

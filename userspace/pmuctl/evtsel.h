@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "pmuprof/x86_pmu_regs.h"
+#include "pmuprof/fixed_counters.h"
 
 /* Bits user space may set in pmuprof_event_config.config (ABI comment):
  * everything but PC, INT, EN and the reserved high half. */
@@ -44,16 +45,12 @@ struct evtsel_fixed {
 	uint8_t fixed_only; /* pseudo encoding (event 00H): no general-purpose fallback */
 };
 
+/* The one list of fixed-counter facts (include/pmuprof/fixed_counters.h). */
+#define EVTSEL_FIXED_ROW(only, enc, ctr, name) {enc, ctr, only},
 static const struct evtsel_fixed evtsel_fixed_table[] = {
-	{X86_ARCH_EV_INSTRUCTIONS, X86_FIXED_CTR_INSTRUCTIONS, 0}, /* INST_RETIRED.ANY_P */
-	{X86_ARCH_EV_CORE_CYCLES, X86_FIXED_CTR_CORE_CYCLES, 0},   /* CPU_CLK_UNHALTED.THREAD_P */
-	{X86_ARCH_EV_REF_CYCLES, X86_FIXED_CTR_REF_CYCLES, 0},	   /* UnHalted Reference Cycles */
-	/* Pseudo encodings: event 00H, umask = counter + 1 (x86_pmu_regs.h). */
-	{X86_EVTSEL_ENCODE(0, X86_FIXED_CTR_INSTRUCTIONS + 1), X86_FIXED_CTR_INSTRUCTIONS, 1},
-	{X86_EVTSEL_ENCODE(0, X86_FIXED_CTR_CORE_CYCLES + 1), X86_FIXED_CTR_CORE_CYCLES, 1},
-	{X86_FIXED_PSEUDO_REF_TSC, X86_FIXED_CTR_REF_CYCLES, 1}, /* CPU_CLK_UNHALTED.REF_TSC */
-	{X86_FIXED_PSEUDO_SLOTS, X86_FIXED_CTR_SLOTS, 1},	 /* TOPDOWN.SLOTS */
-};
+	X86_FIXED_ARCH_EVENTS(EVTSEL_FIXED_ROW, 0)
+		X86_FIXED_PSEUDO_EVENTS_UNPLANNED(EVTSEL_FIXED_ROW, 1)
+			X86_FIXED_PSEUDO_EVENTS(EVTSEL_FIXED_ROW, 1)};
 
 /* The fixed-table entry for config, or NULL (cmask/inv/edge/any disqualify). */
 static inline const struct evtsel_fixed *evtsel__fixed(uint64_t config)

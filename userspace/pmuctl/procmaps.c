@@ -106,7 +106,7 @@ static int notes_at(int fd, uint64_t off, uint64_t size, uint64_t align, uint8_t
 	return ret;
 }
 
-int buildid__from_elf_fd(int fd, uint8_t *id)
+static int buildid__from_elf_fd(int fd, uint8_t *id)
 {
 	Elf64_Ehdr eh;
 	unsigned int i;
@@ -297,11 +297,6 @@ void procmaps__free(struct procmaps *pm)
 size_t procmaps__nr_processes(const struct procmaps *pm)
 {
 	return pm->nr_processes;
-}
-
-size_t procmaps__nr_mmaps(const struct procmaps *pm)
-{
-	return pm->nr_mmaps;
 }
 
 size_t procmaps__nr_tracked(const struct procmaps *pm)

@@ -27,7 +27,6 @@ int procmaps__see(struct procmaps *pm, int pid, const char *comm, uint64_t now_n
 /* Snapshot pid now (exited: the last look before it goes away). */
 int procmaps__snapshot(struct procmaps *pm, int pid, bool exited, uint64_t now_ns);
 size_t procmaps__nr_processes(const struct procmaps *pm);
-size_t procmaps__nr_mmaps(const struct procmaps *pm);
 /* Pids the table holds now: live ones and those gone less than 30 s ago
  * (memory is bounded by that, not by every pid ever seen). */
 size_t procmaps__nr_tracked(const struct procmaps *pm);
@@ -35,7 +34,6 @@ size_t procmaps__nr_tracked(const struct procmaps *pm);
 /* ELF build-id helpers (own small note parser). Return the id length (> 0),
  * 0 when there is no build-id note, or -errno. */
 int buildid__parse_notes(const void *notes, size_t len, size_t align, uint8_t *id);
-int buildid__from_elf_fd(int fd, uint8_t *id);
 int buildid__from_path(const char *path, uint8_t *id);
 
 /* /proc/kallsyms and the kernel build-id (/sys/kernel/notes) into w. */

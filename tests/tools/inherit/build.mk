@@ -3,7 +3,7 @@
 #   $(BUILD)/guest/inhtree  guest (static): a 4-process tree (+1 thread) with a
 #                           known CPU split, frame pointers kept
 #   $(BUILD)/guest/inhcfg   guest (static): CF_INHERIT through the real ioctls
-#   $(BUILD)/tests/inhcheck host: checks a recording of it (lib/pmufile, libelf)
+#   $(BUILD)/tests/inhcheck host: checks a recording of it (lib/pmufile, tests/tools/common)
 ifndef INHERIT_BUILD_MK
 INHERIT_BUILD_MK := 1
 GUEST_BINS += $(BUILD)/guest/inhtree $(BUILD)/guest/inhcfg
@@ -21,8 +21,8 @@ ifneq ($(PMUFILE_LIB),)
 INHCHECK := $(BUILD)/tests/inhcheck
 unit: $(INHCHECK)
 guest-bins: $(INHCHECK)
-$(INHCHECK): $(BUILD)/obj/tests/tools/inherit/inhcheck.o $(PMUFILE_LIB)
+$(INHCHECK): $(BUILD)/obj/tests/tools/inherit/inhcheck.o $(TT_COMMON) $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lelf
+	$(CC) $(LDFLAGS_SAN) -o $@ $^
 endif
 endif

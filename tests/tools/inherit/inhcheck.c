@@ -31,27 +31,11 @@
  * Prints key=value lines; exit 0 when every check passes, 1 otherwise with
  * "inhcheck: FAIL: ..." lines on stderr.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <getopt.h>
-#include <libelf.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "lib/pmufile/pmufile.h"
+#include "tests/tools/common.h"
 
-#define MAX_FUNCS 8192
-#define NR_ROLES  4
-
-struct func {
-	char *name;
-	uint64_t start, size;
-};
+#define NR_ROLES 4
 
 enum { R_PARENT, R_CHILD_A, R_CHILD_B, R_GRANDCHILD };
 
@@ -78,140 +62,28 @@ struct role_st {
 
 static struct {
 	struct pmufile *f;
-	Elf *elf;
-	struct func funcs[MAX_FUNCS];
-	size_t nr_funcs;
+	struct tt_elf elf;
 	const char *binbase;
-	uint8_t bin_id[20];
-	int bin_id_len;
 	struct role_st r[NR_ROLES];
 	uint64_t samples, foreign, id_mismatch;
 	int foreign_pid;
 } c;
-
-static int failures;
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "inhcheck: FAIL: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	failures++;
-}
-
-static const char *base(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-/* Build-id of an ELF file from its PT_NOTE / SHT_NOTE (libelf). */
-static int elf_build_id(Elf *e, uint8_t *id)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)d->d_buf + noff, "GNU", 4) && nh.n_descsz <= 20) {
-				memcpy(id, (char *)d->d_buf + doff, nh.n_descsz);
-				return (int)nh.n_descsz;
-			}
-		}
-	}
-	return 0;
-}
-
-static int load_binary(const char *path)
-{
-	Elf_Scn *scn = NULL;
-	int fd;
-
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	c.elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!c.elf)
-		return -EINVAL;
-	c.bin_id_len = elf_build_id(c.elf, c.bin_id);
-	while ((scn = elf_nextscn(c.elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		for (i = 0; d && i < n && c.nr_funcs < MAX_FUNCS; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    !s.st_value)
-				continue;
-			name = elf_strptr(c.elf, sh.sh_link, s.st_name);
-			if (!name)
-				continue;
-			c.funcs[c.nr_funcs].name = strdup(name);
-			c.funcs[c.nr_funcs].start = s.st_value;
-			c.funcs[c.nr_funcs].size = s.st_size ? s.st_size : 1;
-			c.nr_funcs++;
-		}
-	}
-	return c.nr_funcs ? 0 : -ENOENT;
-}
 
 /* Function of user address ip in process pid at time t, or NULL. Sets
  * *mapped / *in_binary as it gets there. */
 static const char *symbolize(int pid, uint64_t ip, uint64_t t, bool *mapped, bool *in_binary)
 {
 	const struct pmufile_mmap *m = pmufile__find_mmap(c.f, pid, ip, t);
-	uint64_t off, vaddr;
-	size_t i, n;
+	const struct tt_func *fn;
 
 	*mapped = m != NULL;
-	*in_binary = false;
-	if (!m || strcmp(base(m->path), c.binbase))
+	*in_binary = m && !strcmp(tt_basename(m->path), c.binbase);
+	if (!*in_binary)
 		return NULL;
-	*in_binary = true;
-	if (m->build_id_size != (uint32_t)c.bin_id_len ||
-	    memcmp(m->build_id, c.bin_id, (size_t)c.bin_id_len))
+	if (!tt_elf__same_build(&c.elf, m))
 		c.id_mismatch++;
-	off = ip - m->start + m->pgoff;
-	if (elf_getphdrnum(c.elf, &n) != 0)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(c.elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (off >= ph.p_offset && off < ph.p_offset + ph.p_filesz) {
-			size_t k;
-
-			vaddr = off - ph.p_offset + ph.p_vaddr;
-			for (k = 0; k < c.nr_funcs; k++)
-				if (vaddr >= c.funcs[k].start &&
-				    vaddr < c.funcs[k].start + c.funcs[k].size)
-					return c.funcs[k].name;
-			return NULL;
-		}
-	}
-	return NULL;
+	fn = tt_elf__at(&c.elf, m, ip);
+	return fn ? fn->name : NULL;
 }
 
 static bool is_spin(const char *fn)
@@ -245,11 +117,8 @@ static int on_record(void *arg, const struct pmuprof_record_header *rec)
 		return 0;
 	}
 	st->samples++;
-	if (v.s->hdr.misc & PMUPROF_MISC_USER)
-		ip = v.s->ip;
-	else if (v.s->nr_ustack)
-		ip = v.ustack[0];
-	else
+	ip = tt_user_ip(&v);
+	if (!ip)
 		return 0;
 	st->user++;
 	fn = symbolize(pid, ip, v.s->time_ns, &mapped, &in_bin);
@@ -338,6 +207,7 @@ int main(int argc, char **argv)
 	uint64_t tree_samples = 0, tree_cpu = 0, tree_spin = 0;
 	char err[512];
 
+	tt_prog = "inhcheck";
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
@@ -383,8 +253,8 @@ int main(int argc, char **argv)
 			roles_path, nroles);
 		return 1;
 	}
-	c.binbase = base(binary);
-	if (load_binary(binary) < 0) {
+	c.binbase = tt_basename(binary);
+	if (tt_elf__load(&c.elf, binary) < 0) {
 		fprintf(stderr, "inhcheck: FAIL: cannot read the symbols of %s\n", binary);
 		return 1;
 	}
@@ -395,21 +265,21 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pmufile__for_each_record(c.f, on_record, NULL, err, sizeof(err)) != 0)
-		fail("walking the records failed: %s", err);
+		tt_fail("walking the records failed: %s", err);
 	printf("file=%s samples=%llu trailer_samples=%llu config_flags=0x%x foreign=%llu "
 	       "build_id_mismatch=%llu\n",
 	       argv[optind], (unsigned long long)c.samples,
 	       (unsigned long long)c.f->trailer.samples, c.f->hdr.config_flags,
 	       (unsigned long long)c.foreign, (unsigned long long)c.id_mismatch);
 	if (c.samples != c.f->trailer.samples)
-		fail("%llu sample records but the trailer says %llu", (unsigned long long)c.samples,
-		     (unsigned long long)c.f->trailer.samples);
+		tt_fail("%llu sample records but the trailer says %llu",
+			(unsigned long long)c.samples, (unsigned long long)c.f->trailer.samples);
 	if (c.foreign)
-		fail("%llu samples from processes outside the tree (e.g. pid %d)",
-		     (unsigned long long)c.foreign, c.foreign_pid);
+		tt_fail("%llu samples from processes outside the tree (e.g. pid %d)",
+			(unsigned long long)c.foreign, c.foreign_pid);
 	if (c.id_mismatch)
-		fail("%llu IPs map to an inhtree whose build-id differs from the host copy",
-		     (unsigned long long)c.id_mismatch);
+		tt_fail("%llu IPs map to an inhtree whose build-id differs from the host copy",
+			(unsigned long long)c.id_mismatch);
 	for (i = 0; i < NR_ROLES; i++) {
 		tree_samples += c.r[i].samples;
 		tree_cpu += c.r[i].cpu_us;
@@ -437,8 +307,8 @@ int main(int argc, char **argv)
 
 	if (mode == 't') {
 		if (!(c.f->hdr.config_flags & PMUPROF_CF_INHERIT))
-			fail("the file header lacks PMUPROF_CF_INHERIT (flags 0x%x)",
-			     c.f->hdr.config_flags);
+			tt_fail("the file header lacks PMUPROF_CF_INHERIT (flags 0x%x)",
+				c.f->hdr.config_flags);
 		for (i = 0; i < NR_ROLES; i++) {
 			struct role_st *r = &c.r[i];
 			double sp = pct(r->own_func, tree_spin);
@@ -448,64 +318,68 @@ int main(int argc, char **argv)
 				 * made it invisible are legitimate; unfiltered it
 				 * would have 40 % */
 				if (r->samples > 3 && r->samples * 100 > tree_samples)
-					fail("%s (pid %d) has %llu samples; it should be filtered",
-					     roles[i].role, r->pid, (unsigned long long)r->samples);
+					tt_fail("%s (pid %d) has %llu samples; it should be "
+						"filtered",
+						roles[i].role, r->pid,
+						(unsigned long long)r->samples);
 				continue;
 			}
 			if (r->samples < min_samples) {
-				fail("%s (pid %d): %llu samples, want >= %llu", roles[i].role,
-				     r->pid, (unsigned long long)r->samples, min_samples);
+				tt_fail("%s (pid %d): %llu samples, want >= %llu", roles[i].role,
+					r->pid, (unsigned long long)r->samples, min_samples);
 				continue;
 			}
 			if (r->mapped * 100 < r->user * 90)
-				fail("%s: only %llu of %llu user IPs in recorded maps",
-				     roles[i].role, (unsigned long long)r->mapped,
-				     (unsigned long long)r->user);
+				tt_fail("%s: only %llu of %llu user IPs in recorded maps",
+					roles[i].role, (unsigned long long)r->mapped,
+					(unsigned long long)r->user);
 			if (r->own_func * 100 < (r->user - r->calib) * 60)
-				fail("%s: only %llu of %llu user IPs symbolize to %s",
-				     roles[i].role, (unsigned long long)r->own_func,
-				     (unsigned long long)r->user, roles[i].func);
+				tt_fail("%s: only %llu of %llu user IPs symbolize to %s",
+					roles[i].role, (unsigned long long)r->own_func,
+					(unsigned long long)r->user, roles[i].func);
 			if (r->other_func)
-				fail("%s: %llu samples credited with another process's function",
-				     roles[i].role, (unsigned long long)r->other_func);
+				tt_fail("%s: %llu samples credited with another process's function",
+					roles[i].role, (unsigned long long)r->other_func);
 			if (stacks && (r->with_caller * 100 < r->own_func * 80 ||
 				       r->right_caller * 100 < r->with_caller * 90))
-				fail("%s: user stacks: %llu of %llu spin samples have a caller, "
-				     "%llu the right one",
-				     roles[i].role, (unsigned long long)r->with_caller,
-				     (unsigned long long)r->own_func,
-				     (unsigned long long)r->right_caller);
+				tt_fail("%s: user stacks: %llu of %llu spin samples have a caller, "
+					"%llu the right one",
+					roles[i].role, (unsigned long long)r->with_caller,
+					(unsigned long long)r->own_func,
+					(unsigned long long)r->right_caller);
 			if (absent >= 0)
 				continue; /* the split is off by design */
 			if (sp < roles[i].nominal_pct - tol || sp > roles[i].nominal_pct + tol)
-				fail("%s: %.1f %% of the spin samples for %u %% of the work "
-				     "(tolerance %.1f points)",
-				     roles[i].role, sp, roles[i].nominal_pct, tol);
+				tt_fail("%s: %.1f %% of the spin samples for %u %% of the work "
+					"(tolerance %.1f points)",
+					roles[i].role, sp, roles[i].nominal_pct, tol);
 		}
 		if (c.r[R_CHILD_B].thr_samples == 0 ||
 		    c.r[R_CHILD_B].thr_other_tid != c.r[R_CHILD_B].thr_samples)
-			fail("child_b's thread: %llu samples, %llu with a tid of its own",
-			     (unsigned long long)c.r[R_CHILD_B].thr_samples,
-			     (unsigned long long)c.r[R_CHILD_B].thr_other_tid);
+			tt_fail("child_b's thread: %llu samples, %llu with a tid of its own",
+				(unsigned long long)c.r[R_CHILD_B].thr_samples,
+				(unsigned long long)c.r[R_CHILD_B].thr_other_tid);
 	} else {
 		struct role_st *p = &c.r[R_PARENT];
 
 		if (c.f->hdr.config_flags & PMUPROF_CF_INHERIT)
-			fail("the file header says PMUPROF_CF_INHERIT (flags 0x%x)",
-			     c.f->hdr.config_flags);
+			tt_fail("the file header says PMUPROF_CF_INHERIT (flags 0x%x)",
+				c.f->hdr.config_flags);
 		for (i = R_CHILD_A; i < NR_ROLES; i++)
 			if (c.r[i].samples)
-				fail("%s (pid %d) has %llu samples; only the parent should",
-				     roles[i].role, c.r[i].pid, (unsigned long long)c.r[i].samples);
+				tt_fail("%s (pid %d) has %llu samples; only the parent should",
+					roles[i].role, c.r[i].pid,
+					(unsigned long long)c.r[i].samples);
 		if (p->samples < min_samples)
-			fail("parent: %llu samples, want >= %llu", (unsigned long long)p->samples,
-			     min_samples);
+			tt_fail("parent: %llu samples, want >= %llu",
+				(unsigned long long)p->samples, min_samples);
 		if (p->own_func * 100 < (p->user - p->calib) * 60 || p->other_func)
-			fail("parent: %llu of %llu user IPs in spin_parent, %llu in others",
-			     (unsigned long long)p->own_func, (unsigned long long)p->user,
-			     (unsigned long long)p->other_func);
+			tt_fail("parent: %llu of %llu user IPs in spin_parent, %llu in others",
+				(unsigned long long)p->own_func, (unsigned long long)p->user,
+				(unsigned long long)p->other_func);
 	}
 	pmufile__close(c.f);
-	printf("result=%s\n", failures ? "FAIL" : "PASS");
-	return failures ? 1 : 0;
+	tt_elf__free(&c.elf);
+	printf("result=%s\n", tt_failures ? "FAIL" : "PASS");
+	return tt_failures ? 1 : 0;
 }

@@ -9,15 +9,15 @@ KPROTO_BUILD_MK := 1
 KPROTO_BINS := $(BUILD)/guest/ppclient $(BUILD)/guest/ppfuzz
 GUEST_BINS += $(KPROTO_BINS)
 
-$(BUILD)/guest/ppclient: $(BUILD)/gobj/tests/tools/kproto/ppclient.o
+$(BUILD)/guest/ppclient: $(BUILD)/gobj/tests/tools/kproto/ppclient.o $(TT_COMMON_GUEST) \
+		$(PMUFILE_GUEST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $^
 
-$(BUILD)/guest/ppfuzz: $(BUILD)/gobj/tests/tools/kproto/ppfuzz.o
+$(BUILD)/guest/ppfuzz: $(BUILD)/gobj/tests/tools/kproto/ppfuzz.o $(TT_COMMON_GUEST) \
+		$(PMUFILE_GUEST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -pthread -o $@ $^
-
-$(BUILD)/gobj/tests/tools/kproto/%.o: tests/tools/kproto/kp_common.h
 
 # spin7030: 70/30 workload with guaranteed frame pointers (see its header).
 KPROTO_BINS += $(BUILD)/guest/spin7030

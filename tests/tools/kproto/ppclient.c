@@ -45,13 +45,12 @@
 #include <poll.h>
 #include <sys/syscall.h>
 #include <signal.h>
-#include <elf.h>
 #include <getopt.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
-#include "kp_common.h"
+#include "tests/tools/common.h"
 
 static int open_dev(void)
 {
@@ -62,14 +61,6 @@ static int open_dev(void)
 		exit(2);
 	}
 	return fd;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int cmd_info(void)
@@ -98,8 +89,7 @@ static int cmd_info(void)
 }
 
 struct acct {
-	uint64_t samples, lost, lost_records, throttle, bytes, records;
-	uint64_t ev_samples[PMUPROF_MAX_EVENTS];
+	struct tt_tally t;
 	uint64_t user, kernel, kstack_nonempty, ustack_nonempty;
 	uint64_t addr, addr_ok, page[4];
 	int bad;
@@ -107,52 +97,37 @@ struct acct {
 
 static void account(struct acct *a, const char *buf, size_t n, FILE *out)
 {
-	size_t off = 0;
+	size_t end = n;
+	int bad = tt_tally_buf(&a->t, buf, n);
 
-	while (off < n) {
-		const struct pmuprof_record_header *h = (const void *)(buf + off);
-		const char *why = kp_record_problem(h, n - off);
-
-		if (why) {
-			fprintf(stderr, "ppclient: bad record at read offset %zu: %s\n", off, why);
-			a->bad++;
-			return;
-		}
-		a->records++;
-		if (h->type == PMUPROF_REC_SAMPLE) {
-			const struct pmuprof_sample *s = (const void *)h;
-
-			a->samples++;
-			if (s->event < PMUPROF_MAX_EVENTS)
-				a->ev_samples[s->event]++;
-			if (h->misc & PMUPROF_MISC_USER)
-				a->user++;
-			if (h->misc & PMUPROF_MISC_KERNEL)
-				a->kernel++;
-			if (s->nr_kstack)
-				a->kstack_nonempty++;
-			if (s->nr_ustack)
-				a->ustack_nonempty++;
-			if (s->sample_flags & PMUPROF_SF_ADDR) {
-				const struct pmuprof_sample_addr *ad = (const void *)(s + 1);
-
-				a->addr++;
-				if (ad->addr_status == PMUPROF_ADDR_OK) {
-					a->addr_ok++;
-					a->page[ad->data_page & 3]++;
-				}
-			}
-		} else if (h->type == PMUPROF_REC_LOST) {
-			const struct pmuprof_lost *l = (const void *)h;
-
-			a->lost += l->lost;
-			a->lost_records++;
-		} else if (h->type == PMUPROF_REC_THROTTLE) {
-			a->throttle++;
-		}
-		off += h->size;
+	if (bad) {
+		fprintf(stderr, "ppclient: bad record at read offset %zu: %s\n", a->t.bad_off,
+			a->t.bad);
+		a->bad++;
+		end = a->t.bad_off;
 	}
-	a->bytes += n;
+	for (size_t off = 0; off < end;) {
+		const struct pmuprof_record_header *h = (const void *)(buf + off);
+		const struct pmuprof_sample *s = (const void *)h;
+		const struct pmuprof_sample_addr *ad = (const void *)(s + 1);
+
+		off += h->size;
+		if (h->type != PMUPROF_REC_SAMPLE)
+			continue;
+		a->user += !!(h->misc & PMUPROF_MISC_USER);
+		a->kernel += !!(h->misc & PMUPROF_MISC_KERNEL);
+		a->kstack_nonempty += !!s->nr_kstack;
+		a->ustack_nonempty += !!s->nr_ustack;
+		if (s->sample_flags & PMUPROF_SF_ADDR) {
+			a->addr++;
+			if (ad->addr_status == PMUPROF_ADDR_OK) {
+				a->addr_ok++;
+				a->page[ad->data_page & 3]++;
+			}
+		}
+	}
+	if (bad)
+		return;
 	if (out && fwrite(buf, 1, n, out) != n) {
 		fprintf(stderr, "ppclient: write: %s\n", strerror(errno));
 		a->bad++;
@@ -268,7 +243,7 @@ static int cmd_record(int argc, char **argv)
 			outpath = optarg;
 			break;
 		case 'E':
-			expect = kp_errnum(optarg);
+			expect = tt_errnum(optarg);
 			if (expect < 0) {
 				fprintf(stderr, "ppclient: unknown errno name %s\n", optarg);
 				return 2;
@@ -321,15 +296,15 @@ static int cmd_record(int argc, char **argv)
 		int e = errno;
 
 		if (expect >= 0) {
-			printf("record: configure=%s expected=%s\n", kp_errname(e),
-			       kp_errname(expect));
+			printf("record: configure=%s expected=%s\n", tt_errname(e),
+			       tt_errname(expect));
 			return e == expect ? 0 : 1;
 		}
-		fprintf(stderr, "ppclient: CONFIGURE: %s (%s)\n", strerror(e), kp_errname(e));
+		fprintf(stderr, "ppclient: CONFIGURE: %s (%s)\n", strerror(e), tt_errname(e));
 		return 1;
 	}
 	if (expect >= 0 && expect != 0) {
-		printf("record: configure=OK expected=%s\n", kp_errname(expect));
+		printf("record: configure=OK expected=%s\n", tt_errname(expect));
 		return 1;
 	}
 	if (outpath && !(out = fopen(outpath, "w"))) {
@@ -368,14 +343,14 @@ static int cmd_record(int argc, char **argv)
 		printf("record: child_pid=%d\n", (int)child);
 		fflush(stdout);
 	}
-	t0 = now_s();
+	t0 = tt_now();
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 
 		if (child > 0) {
 			if (waitpid(child, &status, WNOHANG) == child)
 				break;
-		} else if (now_s() - t0 >= seconds) {
+		} else if (tt_now() - t0 >= seconds) {
 			break;
 		}
 		if (noread) {
@@ -415,13 +390,8 @@ static int cmd_record(int argc, char **argv)
 			break;
 		}
 	}
-	memset(&st, 0, sizeof(st));
-	st.size = sizeof(st);
 	cpus = calloc(PMUPROF_MAX_CPUS, sizeof(*cpus));
-	st.nr_cpus = PMUPROF_MAX_CPUS;
-	st.cpus_ptr = (uintptr_t)cpus;
-	st.cpu_stats_size = sizeof(*cpus);
-	if (ioctl(fd, PMUPROF_IOC_GET_STATS, &st)) {
+	if (tt_stats(fd, &st, cpus, PMUPROF_MAX_CPUS)) {
 		fprintf(stderr, "ppclient: GET_STATS: %s\n", strerror(errno));
 		return 1;
 	}
@@ -433,8 +403,8 @@ static int cmd_record(int argc, char **argv)
 	       "passed=%llu ipis=%llu throttled=%llu user=%llu kernel=%llu kstacks=%llu "
 	       "ustacks=%llu handler_ns_min=%llu handler_ns_mean=%llu handler_ns_max=%llu "
 	       "bytes=%llu state=%u\n",
-	       (unsigned long long)a.samples, (unsigned long long)a.lost,
-	       (unsigned long long)a.lost_records, (unsigned long long)a.throttle,
+	       (unsigned long long)a.t.n.samples, (unsigned long long)a.t.n.lost,
+	       (unsigned long long)a.t.n.lost_records, (unsigned long long)a.t.n.throttled,
 	       (unsigned long long)st.total.captured, (unsigned long long)st.total.samples,
 	       (unsigned long long)st.total.lost, (unsigned long long)st.total.filtered,
 	       (unsigned long long)st.total.nmis_handled, (unsigned long long)st.total.nmis_passed,
@@ -445,7 +415,8 @@ static int cmd_record(int argc, char **argv)
 	       (unsigned long long)(st.total.nmis_handled
 					    ? st.total.handler_ns_total / st.total.nmis_handled
 					    : 0),
-	       (unsigned long long)st.total.handler_ns_max, (unsigned long long)a.bytes, st.state);
+	       (unsigned long long)st.total.handler_ns_max, (unsigned long long)a.t.bytes,
+	       st.state);
 	if (a.addr)
 		printf("record: addr=%llu addr_ok=%llu page_unknown=%llu page_4k=%llu "
 		       "page_2m=%llu page_1g=%llu\n",
@@ -468,29 +439,8 @@ static int cmd_record(int argc, char **argv)
 		printf("CHECK FAILED: %d malformed record(s)\n", a.bad);
 		rc = 1;
 	}
-	if (a.samples != st.total.samples) {
-		printf("CHECK FAILED: samples read %llu != stats.samples %llu\n",
-		       (unsigned long long)a.samples, (unsigned long long)st.total.samples);
+	if (tt_check_stats("", &a.t.n, &st))
 		rc = 1;
-	}
-	if (a.samples + a.lost != st.total.captured) {
-		printf("CHECK FAILED: samples %llu + lost %llu != captured %llu\n",
-		       (unsigned long long)a.samples, (unsigned long long)a.lost,
-		       (unsigned long long)st.total.captured);
-		rc = 1;
-	}
-	if (a.lost != st.total.lost) {
-		printf("CHECK FAILED: LOST records sum %llu != stats.lost %llu\n",
-		       (unsigned long long)a.lost, (unsigned long long)st.total.lost);
-		rc = 1;
-	}
-	for (unsigned int e = 0; e < PMUPROF_MAX_EVENTS; e++)
-		if (a.ev_samples[e] != st.event_samples[e]) {
-			printf("CHECK FAILED: event %u: read %llu != stats %llu\n", e,
-			       (unsigned long long)a.ev_samples[e],
-			       (unsigned long long)st.event_samples[e]);
-			rc = 1;
-		}
 	if (st.state != PMUPROF_STATE_STOPPED) {
 		printf("CHECK FAILED: state %u after STOP\n", st.state);
 		rc = 1;
@@ -507,68 +457,11 @@ static int cmd_record(int argc, char **argv)
 
 /* ---- analyze ---------------------------------------------------------- */
 
+/* A kernel symbol (kallsyms). */
 struct sym {
-	uint64_t start, end;
+	uint64_t start;
 	char name[64];
 };
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *p = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 65536 > cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			p = realloc(p, cap);
-			if (!p)
-				exit(2);
-		}
-		r = fread(p + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	*len = n;
-	return p;
-}
-
-/* Find FUNC in a static ELF64 binary's .symtab. */
-static int elf_func(const char *elf, size_t len, const char *name, struct sym *out)
-{
-	const Elf64_Ehdr *eh = (const void *)elf;
-	const Elf64_Shdr *sh;
-
-	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > len)
-		return -1;
-	sh = (const void *)(elf + eh->e_shoff);
-	for (unsigned int i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *st, *str;
-
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
-			continue;
-		st = &sh[i];
-		str = &sh[st->sh_link];
-		if (st->sh_offset + st->sh_size > len || str->sh_offset + str->sh_size > len)
-			return -1;
-		for (size_t k = 0; k < st->sh_size / sizeof(Elf64_Sym); k++) {
-			const Elf64_Sym *s = (const Elf64_Sym *)(elf + st->sh_offset) + k;
-
-			if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_name >= str->sh_size)
-				continue;
-			if (strcmp(elf + str->sh_offset + s->st_name, name))
-				continue;
-			out->start = s->st_value;
-			out->end = s->st_value + (s->st_size ? s->st_size : 1);
-			snprintf(out->name, sizeof(out->name), "%s", name);
-			return 0;
-		}
-	}
-	return -1;
-}
 
 static struct sym *ksyms;
 static size_t nksyms;
@@ -655,11 +548,12 @@ static int cmd_analyze(int argc, char **argv)
 	uint64_t tmin = ~0ull, tmax = 0, tail_n = 0;
 	uint64_t kernel_samples = 0, leaks = 0;
 	uint64_t min_samples = 50;
-	struct sym fs[MAX_FUNCS], mainsym;
+	const struct tt_func *fs[MAX_FUNCS], *mainf = NULL;
+	struct tt_elf elf;
 	uint64_t cnt[MAX_FUNCS + 1] = {0}, with_main = 0, total = 0, ktotal = 0, kok = 0;
 	unsigned int nf = 0;
-	char *data, *elf = NULL;
-	size_t len, elflen = 0, off = 0;
+	char *data;
+	size_t len, off = 0;
 	int rc = 0;
 	static const struct option lo[] = {
 		{"comm", 1, NULL, 'c'},	      {"elf", 1, NULL, 'e'},
@@ -722,7 +616,7 @@ static int cmd_analyze(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
-	data = slurp(path, &len);
+	data = tt_slurp(path, &len);
 	if (!data) {
 		fprintf(stderr, "ppclient analyze: %s: %s\n", path, strerror(errno));
 		return 2;
@@ -730,15 +624,15 @@ static int cmd_analyze(int argc, char **argv)
 	if (elfpath) {
 		char tmp[256], *tok, *save;
 
-		elf = slurp(elfpath, &elflen);
-		if (!elf || !funcs || elf_func(elf, elflen, "main", &mainsym)) {
+		if (tt_elf__load(&elf, elfpath) || !funcs ||
+		    !(mainf = tt_elf__func(&elf, "main"))) {
 			fprintf(stderr, "ppclient analyze: cannot read symbols of %s\n", elfpath);
 			return 2;
 		}
 		snprintf(tmp, sizeof(tmp), "%s", funcs);
 		for (tok = strtok_r(tmp, ",", &save); tok && nf < MAX_FUNCS;
 		     tok = strtok_r(NULL, ",", &save)) {
-			if (elf_func(elf, elflen, tok, &fs[nf])) {
+			if (!(fs[nf] = tt_elf__func(&elf, tok))) {
 				fprintf(stderr, "ppclient analyze: no function %s in %s\n", tok,
 					elfpath);
 				return 2;
@@ -755,7 +649,7 @@ static int cmd_analyze(int argc, char **argv)
 	for (off = 0; off + sizeof(struct pmuprof_record_header) <= len;) {
 		const struct pmuprof_record_header *h = (const void *)(data + off);
 
-		if (kp_record_problem(h, len - off))
+		if (pmufile__check_record(h, len - off, PMUFILE_CHECK_EXACT))
 			break;
 		if (h->type == PMUPROF_REC_SAMPLE) {
 			uint64_t t = ((const struct pmuprof_sample *)h)->time_ns;
@@ -771,7 +665,7 @@ static int cmd_analyze(int argc, char **argv)
 		const struct pmuprof_sample *s = (const void *)h;
 		const uint64_t *ks, *us;
 
-		if (kp_record_problem(h, len - off)) {
+		if (pmufile__check_record(h, len - off, PMUFILE_CHECK_EXACT)) {
 			fprintf(stderr, "ppclient analyze: bad record at offset %zu\n", off);
 			return 1;
 		}
@@ -806,9 +700,9 @@ static int cmd_analyze(int argc, char **argv)
 				uint64_t a = i ? us[i] - 1 : us[i];
 
 				for (f = 0; f < nf && hit == nf; f++)
-					if (a >= fs[f].start && a < fs[f].end)
+					if (a >= fs[f]->start && a < fs[f]->end)
 						hit = f;
-				if (i && a >= mainsym.start && a < mainsym.end)
+				if (i && a >= mainf->start && a < mainf->end)
 					main_seen = 1;
 			}
 			cnt[hit]++;
@@ -855,7 +749,7 @@ static int cmd_analyze(int argc, char **argv)
 	}
 	if (nf && total) {
 		for (unsigned int f = 0; f <= nf; f++)
-			printf("analyze: func=%s share=%.1f\n", f < nf ? fs[f].name : "(other)",
+			printf("analyze: func=%s share=%.1f\n", f < nf ? fs[f]->name : "(other)",
 			       100.0 * cnt[f] / total);
 		printf("analyze: with_main=%.1f\n", 100.0 * with_main / total);
 		if (main_min >= 0 && with_main * 100 < main_min * total) {
@@ -877,7 +771,7 @@ static int cmd_analyze(int argc, char **argv)
 			if (sscanf(tok, "%63[^=]=%lf:%lf", name, &want, &tol) != 3)
 				return 2;
 			for (unsigned int f = 0; f < nf; f++)
-				if (!strcmp(fs[f].name, name))
+				if (!strcmp(fs[f]->name, name))
 					got = 100.0 * cnt[f] / total;
 			if (got < want - tol || got > want + tol) {
 				printf("CHECK FAILED: %s share %.1f%% not within %.0f +- %.0f\n",
@@ -899,7 +793,8 @@ static int cmd_analyze(int argc, char **argv)
 		}
 	}
 	free(data);
-	free(elf);
+	if (elfpath)
+		tt_elf__free(&elf);
 	return rc;
 }
 

@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "kp_common.h"
+#include "tests/tools/common.h"
 
 static int failures;
 static unsigned long calls;
@@ -35,15 +35,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 			printf("ppfuzz: FAIL: " __VA_ARGS__);                                      \
 		pthread_mutex_unlock(&lock);                                                       \
 	} while (0)
-
-static uint64_t rnd(uint64_t *s)
-{
-	/* xorshift64* */
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ull;
-}
 
 static const uint64_t periods[] = {0,
 				   1,
@@ -62,88 +53,77 @@ static const uint64_t periods[] = {0,
 static const uint32_t depths[] = {0, 1, 64, 255, 256, 257, 1000, 1000000000u, ~0u};
 static const uint32_t rings[] = {0, 1, 4096, 16384, 16385, 65536, 1u << 26, 1u << 27, ~0u};
 
-static void valid_config(struct pmuprof_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->size = sizeof(*c);
-	c->nr_events = 1;
-	c->flags = PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK;
-	c->ring_size = 16384;
-	c->events[0].source = PMUPROF_SOURCE_NMI_IPI;
-	c->events[0].period = 1000000;
-}
-
 /* Mutate a valid config; *expect gets the errno it must produce, or -1
  * when the outcome is not predicted (several mutations may combine). */
 static void mutate(struct pmuprof_config *c, uint64_t *s, int *expect)
 {
-	unsigned int k = rnd(s) % 16;
+	unsigned int k = tt_rnd(s) % 16;
 
 	*expect = -1;
 	switch (k) {
 	case 0:
-		c->flags = (uint32_t)rnd(s);
+		c->flags = (uint32_t)tt_rnd(s);
 		if (c->flags & ~PMUPROF_CF__ALL)
 			*expect = EINVAL;
 		break;
 	case 1:
-		c->events[0].period = periods[rnd(s) % (sizeof(periods) / 8)];
+		c->events[0].period = periods[tt_rnd(s) % (sizeof(periods) / 8)];
 		if (c->events[0].period < PMUPROF_MIN_CLOCK_PERIOD_NS)
 			*expect = EINVAL;
 		break;
 	case 2:
-		c->stack_depth = depths[rnd(s) % (sizeof(depths) / 4)];
+		c->stack_depth = depths[tt_rnd(s) % (sizeof(depths) / 4)];
 		*expect = c->stack_depth > PMUPROF_MAX_DEPTH ? EINVAL : 0;
 		break;
 	case 3:
-		c->ring_size = rings[rnd(s) % (sizeof(rings) / 4)];
+		c->ring_size = rings[tt_rnd(s) % (sizeof(rings) / 4)];
 		break;
 	case 4:
 		c->target = PMUPROF_TARGET_CPUS;
-		c->cpu_mask[rnd(s) % (PMUPROF_MAX_CPUS / 64)] = rnd(s);
+		c->cpu_mask[tt_rnd(s) % (PMUPROF_MAX_CPUS / 64)] = tt_rnd(s);
 		break;
 	case 5:
 		c->target = PMUPROF_TARGET_PID;
-		c->pid = (int32_t)(rnd(s) % 2 ? 999999 : rnd(s));
+		c->pid = (int32_t)(tt_rnd(s) % 2 ? 999999 : tt_rnd(s));
 		*expect = c->pid <= 0 ? EINVAL : ESRCH;
 		break;
 	case 6:
-		c->nr_events = (uint32_t)(rnd(s) % 40);
+		c->nr_events = (uint32_t)(tt_rnd(s) % 40);
 		if (c->nr_events == 0 || c->nr_events > PMUPROF_MAX_EVENTS)
 			*expect = EINVAL;
 		break;
 	case 7:
-		c->events[0].source = (uint32_t)(rnd(s) % 8);
+		c->events[0].source = (uint32_t)(tt_rnd(s) % 8);
 		if (c->events[0].source == 0 || c->events[0].source >= PMUPROF_SOURCE__MAX)
 			*expect = EINVAL;
 		break;
 	case 8:
-		c->events[0].flags = (uint32_t)rnd(s);
+		c->events[0].flags = (uint32_t)tt_rnd(s);
 		if (c->events[0].flags & ~PMUPROF_EVF__ALL)
 			*expect = EINVAL;
 		break;
 	case 9:
-		c->__reserved[rnd(s) % 4] = rnd(s) | 1;
+		c->__reserved[tt_rnd(s) % 4] = tt_rnd(s) | 1;
 		*expect = EINVAL;
 		break;
 	case 10:
-		c->events[0].__reserved[rnd(s) % 2] = rnd(s) | 1;
+		c->events[0].__reserved[tt_rnd(s) % 2] = tt_rnd(s) | 1;
 		*expect = EINVAL;
 		break;
 	case 11:
-		c->events[0].config = rnd(s) | 1;
+		c->events[0].config = tt_rnd(s) | 1;
 		*expect = EINVAL; /* a cpu-clock event takes no config */
 		break;
 	case 12:
-		c->target = (uint32_t)(rnd(s) % 5);
+		c->target = (uint32_t)(tt_rnd(s) % 5);
 		break;
 	case 13:
-		c->wakeup_bytes = (uint32_t)rnd(s);
+		c->wakeup_bytes = (uint32_t)tt_rnd(s);
 		break;
 	case 14:
 		c->events[0].source = PMUPROF_SOURCE_PMU;
-		c->events[0].config = rnd(s) & 0xffffff;
-		c->events[0].period = periods[rnd(s) % (sizeof(periods) / 8)];
+		c->events[0].config = tt_rnd(s) & 0xffffff;
+		c->events[0].period = periods[tt_rnd(s) % (sizeof(periods) / 8)];
 		break;
 	default:
 		c->events[3].period = 5; /* slot beyond nr_events */
@@ -152,42 +132,35 @@ static void mutate(struct pmuprof_config *c, uint64_t *s, int *expect)
 	}
 }
 
-static int get_stats(int fd, struct pmuprof_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->size = sizeof(*st);
-	return ioctl(fd, PMUPROF_IOC_GET_STATS, st);
-}
-
 /* One random call. checked: verify "no state change on error". */
 static void one_call(int fd, uint64_t *s, int checked, char *big)
 {
 	struct pmuprof_stats before, after;
 	struct pmuprof_config cfg;
-	unsigned int op = rnd(s) % 12;
+	unsigned int op = tt_rnd(s) % 12;
 	int ret, err, expect = -1;
 
-	if (checked && get_stats(fd, &before))
+	if (checked && tt_stats(fd, &before, NULL, 0))
 		FAILF("GET_STATS: %s\n", strerror(errno));
 	switch (op) {
 	case 0:
 	case 1:
 	case 2: /* CONFIGURE, mutated */
-		valid_config(&cfg);
+		tt_clock_config(&cfg, 1000000, 16384);
 		mutate(&cfg, s, &expect);
-		if (rnd(s) % 3 == 0)
+		if (tt_rnd(s) % 3 == 0)
 			mutate(&cfg, s, &err), expect = -1;
 		ret = ioctl(fd, PMUPROF_IOC_CONFIGURE, &cfg);
 		break;
 	case 3: { /* CONFIGURE with a random size and tail */
-		uint32_t size = (uint32_t)(rnd(s) % 4097);
+		uint32_t size = (uint32_t)(tt_rnd(s) % 4097);
 
-		valid_config(&cfg);
+		tt_clock_config(&cfg, 1000000, 16384);
 		memset(big, 0, 8192);
 		memcpy(big, &cfg, sizeof(cfg));
 		((uint32_t *)big)[0] = size;
-		if (size > sizeof(cfg) && rnd(s) % 2) {
-			big[sizeof(cfg) + rnd(s) % (size - sizeof(cfg))] = 1;
+		if (size > sizeof(cfg) && tt_rnd(s) % 2) {
+			big[sizeof(cfg) + tt_rnd(s) % (size - sizeof(cfg))] = 1;
 			expect = E2BIG;
 		} else if (size < sizeof(cfg)) {
 			expect = EINVAL;
@@ -196,24 +169,25 @@ static void one_call(int fd, uint64_t *s, int checked, char *big)
 		break;
 	}
 	case 4: { /* unknown ioctl numbers and magics */
-		unsigned int magic = rnd(s) % 2 ? PMUPROF_IOC_MAGIC : rnd(s) & 0xff;
+		unsigned int magic = tt_rnd(s) % 2 ? PMUPROF_IOC_MAGIC : tt_rnd(s) & 0xff;
 
 		/* Stay clear of the magics the VFS answers itself for any file
 		 * (FIONBIO & co. 'T', FIFREEZE 'X', FICLONE 0x94, 'f', 0). */
 		if (magic == 'T' || magic == 'X' || magic == 0x94 || magic == 'f' || magic == 0)
 			magic = PMUPROF_IOC_MAGIC;
-		ret = ioctl(fd, _IOC(rnd(s) % 4, magic, 6 + rnd(s) % 250, rnd(s) % 4096), big);
+		ret = ioctl(fd, _IOC(tt_rnd(s) % 4, magic, 6 + tt_rnd(s) % 250, tt_rnd(s) % 4096),
+			    big);
 		expect = -1;
 		if (ret == 0)
 			FAILF("unknown ioctl succeeded\n");
 		break;
 	}
 	case 5: { /* GET_INFO with odd sizes / pointers */
-		uint32_t size = (uint32_t)(rnd(s) % 8192);
+		uint32_t size = (uint32_t)(tt_rnd(s) % 8192);
 
 		memset(big, 0, 8192);
 		((uint32_t *)big)[0] = size;
-		ret = ioctl(fd, PMUPROF_IOC_GET_INFO, rnd(s) % 8 ? (void *)big : (void *)16);
+		ret = ioctl(fd, PMUPROF_IOC_GET_INFO, tt_rnd(s) % 8 ? (void *)big : (void *)16);
 		break;
 	}
 	case 6: { /* GET_STATS with odd cpu arrays */
@@ -221,10 +195,10 @@ static void one_call(int fd, uint64_t *s, int checked, char *big)
 
 		memset(&st, 0, sizeof(st));
 		st.size = sizeof(st);
-		st.nr_cpus = (uint32_t)rnd(s);
-		st.cpu_stats_size =
-			(uint32_t)(rnd(s) % 2 ? sizeof(struct pmuprof_cpu_stats) : rnd(s) % 9000);
-		st.cpus_ptr = rnd(s) % 2 ? (uintptr_t)big : rnd(s) % 2 ? 8 : 0;
+		st.nr_cpus = (uint32_t)tt_rnd(s);
+		st.cpu_stats_size = (uint32_t)(tt_rnd(s) % 2 ? sizeof(struct pmuprof_cpu_stats)
+							     : tt_rnd(s) % 9000);
+		st.cpus_ptr = tt_rnd(s) % 2 ? (uintptr_t)big : tt_rnd(s) % 2 ? 8 : 0;
 		if (st.cpus_ptr == (uintptr_t)big)
 			st.nr_cpus %= 8192 / (st.cpu_stats_size ? st.cpu_stats_size : 1) + 1;
 		ret = ioctl(fd, PMUPROF_IOC_GET_STATS, &st);
@@ -237,9 +211,9 @@ static void one_call(int fd, uint64_t *s, int checked, char *big)
 		ret = ioctl(fd, PMUPROF_IOC_STOP);
 		break;
 	case 9: { /* reads of odd sizes, bad buffers */
-		size_t len = rnd(s) % 2 ? rnd(s) % 8192 : PMUPROF_READ_MIN + rnd(s) % 4096;
+		size_t len = tt_rnd(s) % 2 ? tt_rnd(s) % 8192 : PMUPROF_READ_MIN + tt_rnd(s) % 4096;
 
-		ret = (int)read(fd, rnd(s) % 8 ? big : (char *)8, len > 8192 ? 8192 : len);
+		ret = (int)read(fd, tt_rnd(s) % 8 ? big : (char *)8, len > 8192 ? 8192 : len);
 		if (len < PMUPROF_READ_MIN && ret >= 0)
 			FAILF("read of %zu bytes (< READ_MIN) returned %d\n", len, ret);
 		return; /* reads may legitimately change nothing or drain */
@@ -256,7 +230,7 @@ static void one_call(int fd, uint64_t *s, int checked, char *big)
 		return;
 	}
 	default: /* a valid config: moves the state */
-		valid_config(&cfg);
+		tt_clock_config(&cfg, 1000000, 16384);
 		ret = ioctl(fd, PMUPROF_IOC_CONFIGURE, &cfg);
 		expect = -1;
 		break;
@@ -268,16 +242,16 @@ static void one_call(int fd, uint64_t *s, int checked, char *big)
 	if (!checked)
 		return;
 	if (expect > 0 && err != expect && !(op <= 2 && err == EBUSY))
-		FAILF("op %u: got %s, want %s\n", op, kp_errname(err), kp_errname(expect));
+		FAILF("op %u: got %s, want %s\n", op, tt_errname(err), tt_errname(expect));
 	if (expect == 0 && err && err != EBUSY)
-		FAILF("op %u: got %s, want success\n", op, kp_errname(err));
+		FAILF("op %u: got %s, want success\n", op, tt_errname(err));
 	if (ret && op != 8 && op != 7) {
-		if (get_stats(fd, &after))
+		if (tt_stats(fd, &after, NULL, 0))
 			FAILF("GET_STATS: %s\n", strerror(errno));
 		if (after.state != before.state ||
 		    memcmp(after.event_period, before.event_period, sizeof(after.event_period)))
 			FAILF("op %u failed with %s but changed the session (state %u -> %u)\n", op,
-			      kp_errname(err), before.state, after.state);
+			      tt_errname(err), before.state, after.state);
 	}
 }
 
@@ -315,7 +289,7 @@ static int final_session(void)
 	struct pmuprof_config cfg;
 	struct pmuprof_stats st;
 	static char buf[1 << 20];
-	uint64_t samples = 0, lost = 0;
+	struct tt_tally t = {0};
 	int fd = open(PMUPROF_DEVICE, O_RDWR), nonempty = 0;
 	ssize_t n;
 
@@ -323,7 +297,7 @@ static int final_session(void)
 		FAILF("device not reopenable after the fuzzing: %s\n", strerror(errno));
 		return -1;
 	}
-	valid_config(&cfg);
+	tt_clock_config(&cfg, 1000000, 16384);
 	cfg.ring_size = 1 << 20;
 	if (ioctl(fd, PMUPROF_IOC_CONFIGURE, &cfg) || ioctl(fd, PMUPROF_IOC_START)) {
 		FAILF("clean session: %s\n", strerror(errno));
@@ -336,36 +310,24 @@ static int final_session(void)
 		return -1;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		size_t off = 0;
-
-		while (off < (size_t)n) {
-			const struct pmuprof_record_header *h = (const void *)(buf + off);
-			const char *why = kp_record_problem(h, (size_t)n - off);
-
-			if (why) {
-				FAILF("clean session: bad record: %s\n", why);
-				return -1;
-			}
-			if (h->type == PMUPROF_REC_SAMPLE)
-				samples++;
-			if (h->type == PMUPROF_REC_LOST)
-				lost += ((const struct pmuprof_lost *)h)->lost;
-			off += h->size;
+		if (tt_tally_buf(&t, buf, (size_t)n)) {
+			FAILF("clean session: bad record: %s\n", t.bad);
+			return -1;
 		}
 		nonempty = 1;
 	}
 	if (n < 0)
 		FAILF("clean session read: %s\n", strerror(errno));
-	if (get_stats(fd, &st))
+	if (tt_stats(fd, &st, NULL, 0))
 		FAILF("clean session GET_STATS: %s\n", strerror(errno));
-	if (!nonempty || !samples)
+	if (!nonempty || !t.n.samples)
 		FAILF("clean session produced no samples\n");
-	if (samples + lost != st.total.captured)
+	if (t.n.samples + t.n.lost != st.total.captured)
 		FAILF("clean session: samples %llu + lost %llu != captured %llu\n",
-		      (unsigned long long)samples, (unsigned long long)lost,
+		      (unsigned long long)t.n.samples, (unsigned long long)t.n.lost,
 		      (unsigned long long)st.total.captured);
-	printf("ppfuzz: clean session samples=%llu lost=%llu\n", (unsigned long long)samples,
-	       (unsigned long long)lost);
+	printf("ppfuzz: clean session samples=%llu lost=%llu\n", (unsigned long long)t.n.samples,
+	       (unsigned long long)t.n.lost);
 	close(fd);
 	return 0;
 }

@@ -5,7 +5,7 @@ ifndef PMUGEN_MK_INCLUDED
 PMUGEN_MK_INCLUDED := 1
 PMUGEN := $(BUILD)/bin/pmugen
 TOOLS += $(PMUGEN)
-$(PMUGEN): $(BUILD)/obj/tests/tools/pmugen/pmugen.o $(PMUFILE_LIB)
+$(PMUGEN): $(BUILD)/obj/tests/tools/pmugen/pmugen.o $(BUILD)/obj/tests/tools/common.o $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^
 unit: $(PMUGEN)

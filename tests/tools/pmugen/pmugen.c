@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "lib/pmufile/pmufile.h"
+#include "tests/tools/common.h"
 
 #define MAX_BINARIES 16
 #define SYNTH_KFUNCS 512
@@ -46,21 +47,11 @@ struct opts {
 	unsigned nr_binaries;
 };
 
-/* splitmix64: small, fast, and the same sequence on every host. */
 static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static uint64_t rnd_below(uint64_t n)
 {
-	return n ? rnd() % n : 0;
+	return n ? tt_splitmix(&rng_state) % n : 0;
 }
 
 static void die(const char *fmt, const char *arg)
@@ -97,30 +88,6 @@ struct binary {
 static int in_file(size_t size, uint64_t off, uint64_t len)
 {
 	return off <= size && len <= size - off;
-}
-
-static void elf_build_id(struct binary *b, const uint8_t *m, size_t size, const Elf64_Phdr *ph)
-{
-	uint64_t off = ph->p_offset, end = ph->p_offset + ph->p_filesz;
-
-	if (!in_file(size, ph->p_offset, ph->p_filesz))
-		return;
-	while (off + sizeof(Elf64_Nhdr) <= end) {
-		const Elf64_Nhdr *n = (const void *)(m + off);
-		uint64_t name = off + sizeof(*n);
-		uint64_t desc = name + ((n->n_namesz + 3) & ~3u);
-		uint64_t next = desc + ((n->n_descsz + 3) & ~3u);
-
-		if (next > end)
-			return;
-		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-		    !memcmp(m + name, "GNU", 4) && n->n_descsz <= sizeof(b->build_id)) {
-			memcpy(b->build_id, m + desc, n->n_descsz);
-			b->build_id_size = n->n_descsz;
-			return;
-		}
-		off = next;
-	}
 }
 
 static void elf_funcs(struct binary *b, const uint8_t *m, size_t size, const Elf64_Ehdr *eh,
@@ -177,8 +144,10 @@ static void load_binary(struct binary *b, const char *path)
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = (const void *)(m + eh->e_phoff + i * sizeof(*ph));
 
-		if (ph->p_type == PT_NOTE && !b->build_id_size)
-			elf_build_id(b, m, (size_t)st.st_size, ph);
+		if (ph->p_type == PT_NOTE && !b->build_id_size &&
+		    in_file((size_t)st.st_size, ph->p_offset, ph->p_filesz))
+			b->build_id_size = (uint32_t)tt_elf_note_build_id(
+				m, ph->p_offset, ph->p_offset + ph->p_filesz, b->build_id);
 		if (ph->p_type == PT_LOAD && b->nr_segs < 8) {
 			struct segment *s = &b->segs[b->nr_segs++];
 

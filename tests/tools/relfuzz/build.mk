@@ -11,9 +11,8 @@ RELFUZZ_BUILD_MK := 1
 RELFUZZ_GUEST := relfuzz relchurn relreader relcaps
 GUEST_BINS += $(addprefix $(BUILD)/guest/,$(RELFUZZ_GUEST))
 
-$(BUILD)/gobj/tests/tools/relfuzz/%.o: tests/tools/relfuzz/rel_common.h
-
-$(BUILD)/guest/relfuzz: $(BUILD)/gobj/tests/tools/relfuzz/relfuzz.o
+$(BUILD)/guest/relfuzz: $(BUILD)/gobj/tests/tools/relfuzz/relfuzz.o $(TT_COMMON_GUEST) \
+		$(PMUFILE_GUEST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -pthread -o $@ $^
 
@@ -21,7 +20,8 @@ $(BUILD)/guest/relchurn: $(BUILD)/gobj/tests/tools/relfuzz/relchurn.o
 	@mkdir -p $(dir $@)
 	$(CC) -static -pthread -o $@ $^
 
-$(BUILD)/guest/relreader: $(BUILD)/gobj/tests/tools/relfuzz/relreader.o
+$(BUILD)/guest/relreader: $(BUILD)/gobj/tests/tools/relfuzz/relreader.o $(TT_COMMON_GUEST) \
+		$(PMUFILE_GUEST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $^
 
@@ -33,13 +33,14 @@ ifneq ($(PMUFILE_LIB),)
 RELCHECK := $(BUILD)/tests/relcheck
 unit: $(RELCHECK)
 guest-bins: $(RELCHECK)
-$(RELCHECK): $(BUILD)/obj/tests/tools/relfuzz/relcheck.o $(PMUFILE_LIB)
+$(RELCHECK): $(BUILD)/obj/tests/tools/relfuzz/relcheck.o $(TT_COMMON) $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^
 
 # the same checker in the guest (files too big to bring back)
 GUEST_BINS += $(BUILD)/guest/relcheck
-$(BUILD)/guest/relcheck: $(BUILD)/gobj/tests/tools/relfuzz/relcheck.o $(PMUFILE_GUEST_LIB)
+$(BUILD)/guest/relcheck: $(BUILD)/gobj/tests/tools/relfuzz/relcheck.o $(TT_COMMON_GUEST) \
+		$(PMUFILE_GUEST_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $^
 endif

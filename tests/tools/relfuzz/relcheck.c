@@ -17,14 +17,9 @@
  * Prints key=value lines; exit 0 if every check holds, 1 otherwise
  * ("relcheck: FAIL: ..." lines on stderr), 2 if the file cannot be read.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "lib/pmufile/pmufile.h"
+#include "tests/tools/common.h"
 
 #define KERNEL_START 0xffff800000000000ull /* lowest canonical kernel address */
 
@@ -80,15 +75,10 @@ static int on_record(void *arg, const struct pmuprof_record_header *rec)
 	return 0;
 }
 
-static int fails;
-
 #define check(ok, ...)                                                                             \
 	do {                                                                                       \
-		if (!(ok)) {                                                                       \
-			fails++;                                                                   \
-			fprintf(stderr, "relcheck: FAIL: " __VA_ARGS__);                           \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
+		if (!(ok))                                                                         \
+			tt_fail(__VA_ARGS__);                                                      \
 	} while (0)
 #define U(x) ((unsigned long long)(x))
 
@@ -105,6 +95,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	memset(&c, 0, sizeof(c));
+	tt_prog = "relcheck";
 	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (opt) {
 		case 's':
@@ -189,6 +180,6 @@ int main(int argc, char **argv)
 		check(!c.leak_phys, "%llu samples carry a physical address", U(c.leak_phys));
 	}
 	pmufile__close(f);
-	printf("result=%s\n", fails ? "FAIL" : "ok");
-	return fails ? 1 : 0;
+	printf("result=%s\n", tt_failures ? "FAIL" : "ok");
+	return tt_failures ? 1 : 0;
 }

@@ -40,7 +40,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "rel_common.h"
+#include "tests/tools/common.h"
 
 static atomic_ulong n_calls, n_checked, n_state_checks, n_invalid;
 static atomic_int failures;
@@ -79,7 +79,7 @@ static void take_snap(int fd, struct snap *s)
 	memset(s, 0, sizeof(*s));
 	if (get_info(fd, &s->info))
 		FAILF("GET_INFO for a snapshot: %s\n", strerror(errno));
-	if (rel_stats(fd, &st, NULL, 0))
+	if (tt_stats(fd, &st, NULL, 0))
 		FAILF("GET_STATS for a snapshot: %s\n", strerror(errno));
 	s->state = st.state;
 	s->start_ns = st.start_ns;
@@ -301,7 +301,7 @@ static int configure_base(int fd, uint64_t period)
 {
 	struct pmuprof_config c;
 
-	rel_clock_config(&c, period, 16384);
+	tt_clock_config(&c, period, 16384);
 	return ioctl(fd, PMUPROF_IOC_CONFIGURE, &c) ? -errno : 0;
 }
 
@@ -323,9 +323,9 @@ static void checked(int fd, const char *what, int want, int (*call)(int fd, void
 	else if (want == ANY_ERR && !err)
 		FAILF("%s: succeeded, must fail\n", w);
 	else if (want > 0 && err != want)
-		FAILF("%s: got %s, want %s\n", w, rel_errname(err), rel_errname(want));
+		FAILF("%s: got %s, want %s\n", w, tt_errname(err), tt_errname(want));
 	else if (want == 0 && err)
-		FAILF("%s: got %s, want success\n", w, rel_errname(err));
+		FAILF("%s: got %s, want success\n", w, tt_errname(err));
 	if (err) {
 		atomic_fetch_add(&n_invalid, 1);
 		take_snap(fd, &b);
@@ -342,7 +342,7 @@ static int call_configure(int fd, void *arg)
 	const struct ccase *cc = ((struct cfg_arg *)arg)->cc;
 	struct pmuprof_config c;
 
-	rel_clock_config(&c, base_period, 16384);
+	tt_clock_config(&c, base_period, 16384);
 	cc->mut(&c, cc->arg);
 	return ioctl(fd, PMUPROF_IOC_CONFIGURE, &c) ? -errno : 0;
 }
@@ -361,7 +361,7 @@ static int call_cfg_size(int fd, void *arg)
 	struct pmuprof_config c;
 	char *p = buf;
 
-	rel_clock_config(&c, base_period, 16384);
+	tt_clock_config(&c, base_period, 16384);
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, &c, sizeof(c));
 	((uint32_t *)buf)[0] = sa->size;
@@ -614,7 +614,7 @@ static void check_period_in_samples(int fd, uint64_t period, const char *what)
 		while (off < (size_t)n) {
 			const struct pmuprof_record_header *h = (const void *)(buf + off);
 
-			if (h->size < sizeof(*h) || h->size > (size_t)n - off)
+			if (pmufile__check_record(h, (size_t)n - off, 0))
 				break;
 			if (h->type == PMUPROF_REC_SAMPLE) {
 				if (((const struct pmuprof_sample *)h)->period == period)
@@ -633,9 +633,9 @@ static void check_period_in_samples(int fd, uint64_t period, const char *what)
 
 static void spin_ms(int ms)
 {
-	double end = rel_now() + ms / 1000.0;
+	double end = tt_now() + ms / 1000.0;
 
-	while (rel_now() < end)
+	while (tt_now() < end)
 		;
 }
 
@@ -716,56 +716,56 @@ struct thr {
 
 static void random_config(struct pmuprof_config *c, uint64_t *s, int *must_fail)
 {
-	int n = 1 + (int)(rel_rnd(s) % 3);
+	int n = 1 + (int)(tt_rnd(s) % 3);
 
-	rel_clock_config(c, 1000000, 16384);
+	tt_clock_config(c, 1000000, 16384);
 	*must_fail = 0;
 	for (int i = 0; i < n; i++) {
-		switch (rel_rnd(s) % 14) {
+		switch (tt_rnd(s) % 14) {
 		case 0:
-			c->flags = (uint32_t)rel_rnd(s);
+			c->flags = (uint32_t)tt_rnd(s);
 			break;
 		case 1:
-			c->events[0].period = periods[rel_rnd(s) % 10];
+			c->events[0].period = periods[tt_rnd(s) % 10];
 			break;
 		case 2:
-			c->stack_depth = depths[rel_rnd(s) % 8];
+			c->stack_depth = depths[tt_rnd(s) % 8];
 			break;
 		case 3:
-			c->ring_size = rel_rnd(s) % 64 ? rings[rel_rnd(s) % 8] : 1u << 26;
+			c->ring_size = tt_rnd(s) % 64 ? rings[tt_rnd(s) % 8] : 1u << 26;
 			break;
 		case 4:
 			c->target = PMUPROF_TARGET_CPUS;
-			c->cpu_mask[rel_rnd(s) % 16] |= rel_rnd(s);
+			c->cpu_mask[tt_rnd(s) % 16] |= tt_rnd(s);
 			break;
 		case 5:
 			c->target = PMUPROF_TARGET_PID;
-			c->pid = (int)(rel_rnd(s) % 3 == 0 ? getpid() : (int)rel_rnd(s));
+			c->pid = (int)(tt_rnd(s) % 3 == 0 ? getpid() : (int)tt_rnd(s));
 			break;
 		case 6:
-			c->nr_events = (uint32_t)(rel_rnd(s) % 20);
+			c->nr_events = (uint32_t)(tt_rnd(s) % 20);
 			break;
 		case 7:
-			c->events[rel_rnd(s) % 16].source = (uint32_t)(rel_rnd(s) % 6);
+			c->events[tt_rnd(s) % 16].source = (uint32_t)(tt_rnd(s) % 6);
 			break;
 		case 8:
-			c->events[0].flags = (uint32_t)rel_rnd(s) & (rel_rnd(s) % 2 ? 3 : ~0u);
+			c->events[0].flags = (uint32_t)tt_rnd(s) & (tt_rnd(s) % 2 ? 3 : ~0u);
 			break;
 		case 9:
-			c->__reserved[rel_rnd(s) % 4] = rel_rnd(s) | 1;
+			c->__reserved[tt_rnd(s) % 4] = tt_rnd(s) | 1;
 			break;
 		case 10:
-			c->wakeup_bytes = (uint32_t)rel_rnd(s) >> (rel_rnd(s) % 32);
+			c->wakeup_bytes = (uint32_t)tt_rnd(s) >> (tt_rnd(s) % 32);
 			break;
 		case 11:
-			c->events[0].config = rel_rnd(s) & 0xffffffff;
+			c->events[0].config = tt_rnd(s) & 0xffffffff;
 			c->events[0].source = PMUPROF_SOURCE_PMU;
 			break;
 		case 12:
-			c->target = (uint32_t)(rel_rnd(s) % 4);
+			c->target = (uint32_t)(tt_rnd(s) % 4);
 			break;
 		default:
-			c->stack_depth = (uint32_t)rel_rnd(s);
+			c->stack_depth = (uint32_t)tt_rnd(s);
 			break;
 		}
 	}
@@ -792,9 +792,9 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 	struct pmuprof_config c;
 	int must_fail = 0, ret = 0;
 	/* ops 4 and 17 fork: rare (a fork of a 4-thread process is slow) */
-	unsigned int op = (unsigned int)(rel_rnd(s) % 20);
+	unsigned int op = (unsigned int)(tt_rnd(s) % 20);
 
-	if ((op == 4 || op == 17) && rel_rnd(s) % 8)
+	if ((op == 4 || op == 17) && tt_rnd(s) % 8)
 		op = 13;
 	const char *what = "?";
 
@@ -810,11 +810,11 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 	case 4: {
 		pid_t p = racing_exit_pid();
 
-		rel_clock_config(&c, 1000000, 16384);
+		tt_clock_config(&c, 1000000, 16384);
 		c.target = PMUPROF_TARGET_PID;
 		c.pid = p;
 		ret = ioctl(fd, PMUPROF_IOC_CONFIGURE, &c);
-		if (!ret && rel_rnd(s) % 2)
+		if (!ret && tt_rnd(s) % 2)
 			ioctl(fd, PMUPROF_IOC_START);
 		while (p > 0 && waitpid(p, NULL, 0) < 0 && errno == EINTR)
 			;
@@ -832,9 +832,9 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 		break;
 	case 8:
 	case 9: {
-		size_t len = rel_rnd(s) % 3 ? PMUPROF_READ_MIN + rel_rnd(s) % 4096
-					    : rel_rnd(s) % PMUPROF_READ_MIN;
-		char *b = rel_rnd(s) % 10 ? big : rel_rnd(s) % 2 ? guard : (char *)16;
+		size_t len = tt_rnd(s) % 3 ? PMUPROF_READ_MIN + tt_rnd(s) % 4096
+					   : tt_rnd(s) % PMUPROF_READ_MIN;
+		char *b = tt_rnd(s) % 10 ? big : tt_rnd(s) % 2 ? guard : (char *)16;
 
 		ret = (int)read(fd, b, len);
 		if (len < PMUPROF_READ_MIN && ret >= 0)
@@ -844,15 +844,15 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 	case 10: {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 
-		poll(&p, 1, (int)(rel_rnd(s) % 5));
+		poll(&p, 1, (int)(tt_rnd(s) % 5));
 		return;
 	}
 	case 11: {
-		uint32_t size = (uint32_t)(rel_rnd(s) % 4097);
+		uint32_t size = (uint32_t)(tt_rnd(s) % 4097);
 
 		memset(big, 0, 8192);
 		((uint32_t *)big)[0] = size;
-		ret = ioctl(fd, rel_rnd(s) % 2 ? PMUPROF_IOC_GET_INFO : PMUPROF_IOC_CONFIGURE, big);
+		ret = ioctl(fd, tt_rnd(s) % 2 ? PMUPROF_IOC_GET_INFO : PMUPROF_IOC_CONFIGURE, big);
 		if (size < PMUPROF_INFO_SIZE_VER0 && !ret)
 			FAILF("ioctl with size %u succeeded\n", size);
 		what = "sized";
@@ -863,17 +863,17 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 
 		memset(&st, 0, sizeof(st));
 		st.size = sizeof(st);
-		st.nr_cpus = (uint32_t)rel_rnd(s) % 64;
-		st.cpu_stats_size = (uint32_t)(rel_rnd(s) % 2 ? sizeof(struct pmuprof_cpu_stats)
-							      : rel_rnd(s) % 9000);
-		st.cpus_ptr = rel_rnd(s) % 4 ? (uintptr_t)guard : 0;
+		st.nr_cpus = (uint32_t)tt_rnd(s) % 64;
+		st.cpu_stats_size = (uint32_t)(tt_rnd(s) % 2 ? sizeof(struct pmuprof_cpu_stats)
+							     : tt_rnd(s) % 9000);
+		st.cpus_ptr = tt_rnd(s) % 4 ? (uintptr_t)guard : 0;
 		ret = ioctl(fd, PMUPROF_IOC_GET_STATS, &st);
 		what = "stats";
 		break;
 	}
 	case 13: {
-		unsigned long nr = _IOC(rel_rnd(s) % 4, PMUPROF_IOC_MAGIC, 6 + rel_rnd(s) % 250,
-					rel_rnd(s) % 4096);
+		unsigned long nr = _IOC(tt_rnd(s) % 4, PMUPROF_IOC_MAGIC, 6 + tt_rnd(s) % 250,
+					tt_rnd(s) % 4096);
 
 		ret = ioctl(fd, nr, big);
 		must_fail = 1;
@@ -933,9 +933,8 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 		}
 		return;
 	default: {
-		rel_clock_config(&c, 50000 + rel_rnd(s) % 1000000,
-				 rel_rnd(s) % 2 ? 16384 : 1 << 20);
-		if (rel_rnd(s) % 2)
+		tt_clock_config(&c, 50000 + tt_rnd(s) % 1000000, tt_rnd(s) % 2 ? 16384 : 1 << 20);
+		if (tt_rnd(s) % 2)
 			c.flags |= PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE;
 		ret = ioctl(fd, PMUPROF_IOC_CONFIGURE, &c);
 		what = "valid-configure";
@@ -966,7 +965,7 @@ static void *thread_main(void *arg)
 	 * must hold the largest, or a busy session's records overrun it */
 	char *big = aligned_alloc(4096, RELFUZZ_BIG);
 
-	while (!stop_all && atomic_load(&n_calls) < max_calls && rel_now() < deadline)
+	while (!stop_all && atomic_load(&n_calls) < max_calls && tt_now() < deadline)
 		random_op(t->fd, &t->seed, big, t->id);
 	free(big);
 	thr_done[t->id] = 1;
@@ -988,16 +987,16 @@ static void phase2(int threads, uint64_t seed)
 	/* A thread may sit in a blocking read() (O_NONBLOCK flipped off, no
 	 * session running): after the deadline, signal it; read() must return
 	 * EINTR within seconds. */
-	while (atomic_load(&n_calls) < max_calls && rel_now() < deadline) {
+	while (atomic_load(&n_calls) < max_calls && tt_now() < deadline) {
 		usleep(200000);
 		for (int i = 0; i < threads; i++)
 			if (!thr_done[i])
 				pthread_kill(tid[i], SIGUSR1);
 	}
 	for (int i = 0; i < threads; i++) {
-		double give_up = rel_now() + 10;
+		double give_up = tt_now() + 10;
 
-		while (!thr_done[i] && rel_now() < give_up) {
+		while (!thr_done[i] && tt_now() < give_up) {
 			pthread_kill(tid[i], SIGUSR1);
 			usleep(50000);
 		}
@@ -1051,7 +1050,7 @@ static void phase3(void)
 	 * in CONFIGURED), then a signal must end it promptly */
 	spin_ms(200);
 	if (r.done)
-		FAILF("blocking read in CONFIGURED returned at once (%s)\n", rel_errname(r.err));
+		FAILF("blocking read in CONFIGURED returned at once (%s)\n", tt_errname(r.err));
 	for (int i = 0; i < 50 && !r.done; i++) {
 		pthread_kill(tid, SIGUSR1);
 		spin_ms(100);
@@ -1062,7 +1061,7 @@ static void phase3(void)
 	} else {
 		pthread_join(tid, NULL);
 		if (r.err != EINTR)
-			FAILF("interrupted read: %s, want EINTR\n", rel_errname(r.err));
+			FAILF("interrupted read: %s, want EINTR\n", tt_errname(r.err));
 	}
 	atomic_fetch_add(&n_checked, 1);
 
@@ -1089,7 +1088,7 @@ static void phase3(void)
 	child = fork();
 	if (child == 0) {
 		spin_ms(300);
-		if (rel_stats(fd, &st, NULL, 0) || st.state != PMUPROF_STATE_RUNNING)
+		if (tt_stats(fd, &st, NULL, 0) || st.state != PMUPROF_STATE_RUNNING)
 			_exit(3); /* the parent's close must not have stopped it */
 		_exit(0);
 	}
@@ -1115,7 +1114,7 @@ static void phase3(void)
 static void phase4(void)
 {
 	static char buf[1 << 20];
-	struct rel_tally t = {0};
+	struct tt_tally t = {0};
 	struct pmuprof_stats st;
 	struct pmuprof_info in;
 	int fd = open_dev(0);
@@ -1131,21 +1130,21 @@ static void phase4(void)
 	spin_ms(1000);
 	ioctl(fd, PMUPROF_IOC_STOP);
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (rel_tally_buf(&t, buf, (size_t)n))
+		if (tt_tally_buf(&t, buf, (size_t)n))
 			FAILF("clean session: %s\n", t.bad);
 	if (n < 0)
 		FAILF("clean session read: %s\n", strerror(errno));
-	if (rel_stats(fd, &st, NULL, 0))
+	if (tt_stats(fd, &st, NULL, 0))
 		FAILF("clean session GET_STATS: %s\n", strerror(errno));
-	if (!t.samples)
+	if (!t.n.samples)
 		FAILF("clean session produced no samples\n");
-	if (t.samples != st.total.samples || t.samples + t.lost != st.total.captured)
+	if (t.n.samples != st.total.samples || t.n.samples + t.n.lost != st.total.captured)
 		FAILF("clean session: read %llu + lost %llu != captured %llu (stats.samples "
 		      "%llu)\n",
-		      (unsigned long long)t.samples, (unsigned long long)t.lost,
+		      (unsigned long long)t.n.samples, (unsigned long long)t.n.lost,
 		      (unsigned long long)st.total.captured, (unsigned long long)st.total.samples);
 	printf("relfuzz: clean session samples=%llu lost=%llu captured=%llu\n",
-	       (unsigned long long)t.samples, (unsigned long long)t.lost,
+	       (unsigned long long)t.n.samples, (unsigned long long)t.n.lost,
 	       (unsigned long long)st.total.captured);
 	close(fd);
 }
@@ -1208,7 +1207,7 @@ int main(int argc, char **argv)
 	}
 
 	phase1();
-	deadline = rel_now() + secs;
+	deadline = tt_now() + secs;
 	max_calls += n_calls;
 	phase2(threads, seed);
 	if (!stop_all)

@@ -25,7 +25,7 @@
 #include <poll.h>
 #include <signal.h>
 
-#include "rel_common.h"
+#include "tests/tools/common.h"
 
 static void mark(const char *path, const char *what)
 {
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	struct pmuprof_config cfg;
 	struct pmuprof_stats st;
 	struct pmuprof_cpu_stats cs[64];
-	struct rel_tally t = {0};
+	struct tt_tally t = {0};
 	uint64_t cpu_recs[64] = {0};
 	unsigned long reads = 0, full_reads = 0;
 	double start, t_end;
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 		printf("relreader: open %s: %s\n", PMUPROF_DEVICE, strerror(errno));
 		return 2;
 	}
-	rel_clock_config(&cfg, period, ring);
+	tt_clock_config(&cfg, period, ring);
 	cfg.flags = stacks ? PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK : 0;
 	if (timer)
 		cfg.events[0].source = PMUPROF_SOURCE_TIMER;
@@ -129,13 +129,13 @@ int main(int argc, char **argv)
 		printf("relreader: CONFIGURE/START: %s\n", strerror(errno));
 		return 2;
 	}
-	start = rel_now();
+	start = tt_now();
 	t_end = start + secs;
 	if (kill_mode && !strcmp(kill_mode, "running")) {
 		mark(marker, "started");
 		t_end = 1e300;
 	}
-	while (rel_now() < t_end) {
+	while (tt_now() < t_end) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 
 		poll(&p, 1, 100);
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 			reads++;
 			if ((size_t)n + 512 > bufsz)
 				full_reads++;
-			if (rel_tally_buf(&t, buf, (size_t)n)) {
+			if (tt_tally_buf(&t, buf, (size_t)n)) {
 				printf("relreader: bad record: %s\n", t.bad);
 				bad = 1;
 				break;
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 				cpu_recs[c]++;
 			off += h->size;
 		}
-		if (rel_tally_buf(&t, buf, (size_t)n)) {
+		if (tt_tally_buf(&t, buf, (size_t)n)) {
 			printf("relreader: bad record: %s\n", t.bad);
 			bad = 1;
 			break;
@@ -193,33 +193,12 @@ int main(int argc, char **argv)
 		bad = 1;
 	}
 	memset(cs, 0, sizeof(cs));
-	if (rel_stats(fd, &st, cs, 64)) {
+	if (tt_stats(fd, &st, cs, 64)) {
 		printf("relreader: GET_STATS: %s\n", strerror(errno));
 		return 2;
 	}
-	if (t.samples != st.total.samples) {
-		printf("relreader: CHECK FAILED samples read %llu != stats.samples %llu\n",
-		       (unsigned long long)t.samples, (unsigned long long)st.total.samples);
+	if (tt_check_stats("relreader: ", &t.n, &st))
 		bad = 1;
-	}
-	if (t.samples + t.lost != st.total.captured) {
-		printf("relreader: CHECK FAILED read %llu + lost %llu != captured %llu\n",
-		       (unsigned long long)t.samples, (unsigned long long)t.lost,
-		       (unsigned long long)st.total.captured);
-		bad = 1;
-	}
-	if (t.lost != st.total.lost) {
-		printf("relreader: CHECK FAILED LOST records sum %llu != stats.lost %llu\n",
-		       (unsigned long long)t.lost, (unsigned long long)st.total.lost);
-		bad = 1;
-	}
-	for (int e = 0; e < PMUPROF_MAX_EVENTS; e++)
-		if (t.ev_samples[e] != st.event_samples[e]) {
-			printf("relreader: CHECK FAILED event %d samples %llu != %llu\n", e,
-			       (unsigned long long)t.ev_samples[e],
-			       (unsigned long long)st.event_samples[e]);
-			bad = 1;
-		}
 	if (percpu)
 		for (uint32_t c = 0; c < st.nr_cpus && c < 64; c++)
 			if (cs[c].read_records < cpu_recs[c]) {
@@ -229,15 +208,16 @@ int main(int argc, char **argv)
 				       (unsigned long long)cpu_recs[c]);
 				bad = 1;
 			}
-	if (!t.samples) {
+	if (!t.n.samples) {
 		printf("relreader: CHECK FAILED no samples at all\n");
 		bad = 1;
 	}
 	printf("relreader: samples=%llu lost=%llu lost_records=%llu captured=%llu reads=%lu "
 	       "full_reads=%lu throttles=%llu seconds=%.1f result=%s\n",
-	       (unsigned long long)t.samples, (unsigned long long)t.lost,
-	       (unsigned long long)t.lost_records, (unsigned long long)st.total.captured, reads,
-	       full_reads, (unsigned long long)t.throttles, rel_now() - start, bad ? "FAIL" : "ok");
+	       (unsigned long long)t.n.samples, (unsigned long long)t.n.lost,
+	       (unsigned long long)t.n.lost_records, (unsigned long long)st.total.captured, reads,
+	       full_reads, (unsigned long long)(t.n.throttled + t.n.unthrottled + t.n.periods),
+	       tt_now() - start, bad ? "FAIL" : "ok");
 	close(fd);
 	return bad ? 1 : 0;
 }

@@ -5,7 +5,7 @@
  * checks what pmuctl promises: the file is complete (trailer present, sample
  * totals agree), the target process is in the process table, its user IPs
  * fall in recorded mappings, the mapping of the workload's binary carries the
- * same build-id as the host copy, and the IPs symbolize (libelf, .symtab) to
+ * same build-id as the host copy, and the IPs symbolize (its .symtab) to
  * the expected functions.
  *
  *   pmuctl-verify FILE [--pid PID | --comm COMM] [--binary HOSTPATH]
@@ -14,39 +14,20 @@
  * Prints key=value lines; exits 0 when every check passes, 1 otherwise with
  * "verify: FAIL: reason" lines on stderr.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <getopt.h>
-#include <libelf.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "lib/pmufile/pmufile.h"
-#include "userspace/pmuctl/procmaps.h"
+#include "tests/tools/common.h"
 
 #define MAX_EXPECT 16
-#define MAX_FUNCS  4096
-
-struct func {
-	char *name;
-	uint64_t start, size;
-	uint64_t hits;
-};
+#define U(x)	   ((unsigned long long)(x))
 
 struct ctx {
 	struct pmufile *f;
 	int pid;
 	const char *comm;
 	const char *binary, *binbase;
-	uint8_t bin_id[BUILD_ID_MAX];
-	int bin_id_len;
-	Elf *elf;
-	struct func funcs[MAX_FUNCS];
-	size_t nr_funcs;
+	struct tt_elf elf;
+	bool have_elf;
 	uint64_t samples, target, user, mapped, in_binary, symbolized, id_mismatch;
 	uint64_t lost;
 	int target_pid;
@@ -61,98 +42,12 @@ struct ctx {
 	int nr_each;
 };
 
-static int failures;
-
-static void fail(const char *fmt, const char *a, unsigned long long b)
-{
-	fprintf(stderr, "verify: FAIL: ");
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	failures++;
-}
-
-static int load_symbols(struct ctx *c)
-{
-	Elf_Scn *scn = NULL;
-	int fd;
-
-	elf_version(EV_CURRENT);
-	fd = open(c->binary, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	c->elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!c->elf)
-		return -EINVAL;
-	while ((scn = elf_nextscn(c->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		for (i = 0; d && i < n && c->nr_funcs < MAX_FUNCS; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    !s.st_value)
-				continue;
-			name = elf_strptr(c->elf, sh.sh_link, s.st_name);
-			if (!name)
-				continue;
-			c->funcs[c->nr_funcs].name = strdup(name);
-			c->funcs[c->nr_funcs].start = s.st_value;
-			c->funcs[c->nr_funcs].size = s.st_size ? s.st_size : 1;
-			c->nr_funcs++;
-		}
-	}
-	return 0;
-}
-
-/* File offset in the binary -> ELF virtual address through PT_LOAD. */
-static int off_to_vaddr(Elf *e, uint64_t off, uint64_t *vaddr)
-{
-	size_t n, i;
-
-	if (elf_getphdrnum(e, &n) != 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (off >= ph.p_offset && off < ph.p_offset + ph.p_filesz) {
-			*vaddr = off - ph.p_offset + ph.p_vaddr;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static struct func *find_func(struct ctx *c, uint64_t vaddr)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr_funcs; i++)
-		if (vaddr >= c->funcs[i].start && vaddr < c->funcs[i].start + c->funcs[i].size)
-			return &c->funcs[i];
-	return NULL;
-}
-
-static const char *base(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
 static int on_record(void *arg, const struct pmuprof_record_header *rec)
 {
 	struct ctx *c = arg;
 	struct pmufile_sample_view v;
 	const struct pmufile_mmap *m;
+	struct tt_func *fn;
 	uint64_t ip;
 
 	if (rec->type == PMUPROF_REC_LOST) {
@@ -164,9 +59,7 @@ static int on_record(void *arg, const struct pmuprof_record_header *rec)
 	c->samples++;
 	if (c->each_comm && !strncmp(v.s->comm, c->each_comm, 15)) {
 		int i;
-		uint64_t uip = (v.s->hdr.misc & PMUPROF_MISC_USER) ? v.s->ip
-			       : v.s->nr_ustack			   ? v.ustack[0]
-								   : 0;
+		uint64_t uip = tt_user_ip(&v);
 
 		for (i = 0; i < c->nr_each && c->each[i].pid != (int)v.s->pid; i++)
 			;
@@ -187,32 +80,22 @@ static int on_record(void *arg, const struct pmuprof_record_header *rec)
 	if (c->target_pid <= 0 || (int)v.s->pid != c->target_pid)
 		return 0;
 	c->target++;
-	if (v.s->hdr.misc & PMUPROF_MISC_USER)
-		ip = v.s->ip;
-	else if (v.s->nr_ustack)
-		ip = v.ustack[0];
-	else
+	ip = tt_user_ip(&v);
+	if (!ip)
 		return 0;
 	c->user++;
 	m = pmufile__find_mmap(c->f, c->target_pid, ip, v.s->time_ns);
 	if (!m)
 		return 0;
 	c->mapped++;
-	if (!c->binary || strcmp(base(m->path), c->binbase))
+	if (!c->binary || strcmp(tt_basename(m->path), c->binbase))
 		return 0;
 	c->in_binary++;
-	if (m->build_id_size != (uint32_t)c->bin_id_len ||
-	    memcmp(m->build_id, c->bin_id, (size_t)c->bin_id_len))
+	if (!tt_elf__same_build(&c->elf, m))
 		c->id_mismatch++;
-	if (c->elf) {
-		uint64_t vaddr;
-		struct func *fn;
-
-		if (off_to_vaddr(c->elf, ip - m->start + m->pgoff, &vaddr) == 0 &&
-		    (fn = find_func(c, vaddr)) != NULL) {
-			fn->hits++;
-			c->symbolized++;
-		}
+	if (c->have_elf && (fn = tt_elf__at(&c->elf, m, ip)) != NULL) {
+		fn->hits++;
+		c->symbolized++;
 	}
 	return 0;
 }
@@ -238,6 +121,7 @@ int main(int argc, char **argv)
 	char err[512];
 	size_t k;
 
+	tt_prog = "verify";
 	c.only_cpu = -1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -296,22 +180,24 @@ int main(int argc, char **argv)
 		       (unsigned long long)c.f->events[k].period);
 	c.target_pid = c.pid;
 	if (c.binary) {
-		c.binbase = base(c.binary);
-		c.bin_id_len = buildid__from_path(c.binary, c.bin_id);
-		if (load_symbols(&c) < 0)
-			fail("cannot read symbols of %s%llu", c.binary, 0);
+		int ret = tt_elf__load(&c.elf, c.binary);
+
+		c.binbase = tt_basename(c.binary);
+		c.have_elf = ret == 0 || ret == -ENOENT;
+		if (!c.have_elf)
+			tt_fail("cannot read symbols of %s", c.binary);
 	}
 	if (pmufile__for_each_record(c.f, on_record, &c, err, sizeof(err)) != 0)
-		fail("walking the records failed: %s%llu", err, 0);
+		tt_fail("walking the records failed: %s", err);
 	printf("samples=%llu trailer_samples=%llu lost=%llu trailer_lost=%llu\n",
 	       (unsigned long long)c.samples, (unsigned long long)c.f->trailer.samples,
 	       (unsigned long long)c.lost, (unsigned long long)c.f->trailer.lost);
 	if (c.wrong_cpu)
-		fail("%s%llu samples come from other CPUs than --only-cpu", "", c.wrong_cpu);
+		tt_fail("%llu samples come from other CPUs than --only-cpu", U(c.wrong_cpu));
 	if (c.wrong_pid)
-		fail("%s%llu samples come from other processes than the target", "", c.wrong_pid);
+		tt_fail("%llu samples come from other processes than the target", U(c.wrong_pid));
 	if (c.samples != c.f->trailer.samples)
-		fail("%ssample count %llu disagrees with the trailer", "", c.samples);
+		tt_fail("sample count %llu disagrees with the trailer", U(c.samples));
 	if (c.pid || c.comm) {
 		const struct pmufile_process *p =
 			c.target_pid > 0 ? pmufile__find_process(c.f, c.target_pid) : NULL;
@@ -322,22 +208,21 @@ int main(int argc, char **argv)
 		       (unsigned long long)c.mapped, (unsigned long long)c.in_binary,
 		       (unsigned long long)c.symbolized, (unsigned long long)c.id_mismatch);
 		if (c.target < min_samples)
-			fail("%starget has %llu samples", "", c.target);
+			tt_fail("target has %llu samples", U(c.target));
 		if (!p)
-			fail("%sno process record for pid %llu", "",
-			     (unsigned long long)c.target_pid);
+			tt_fail("no process record for pid %d", c.target_pid);
 		else
 			printf("process pid=%d comm=%s exe=%s build_id_size=%u exited=%d\n", p->pid,
 			       p->comm, p->exe, p->build_id_size, p->exited);
 		if (c.user && c.mapped * 100 < c.user * min_mapped)
-			fail("%sonly %llu%% of user IPs fall in recorded mappings", "",
-			     c.mapped * 100 / c.user);
+			tt_fail("only %llu%% of user IPs fall in recorded mappings",
+				U(c.mapped * 100 / c.user));
 		if (c.binary && c.in_binary == 0)
-			fail("no user IP maps to %s%llu", c.binbase, 0);
+			tt_fail("no user IP maps to %s", c.binbase);
 		if (c.id_mismatch)
-			fail("%s%llu samples map to a binary whose build-id differs from the host "
-			     "copy",
-			     "", c.id_mismatch);
+			tt_fail("%llu samples map to a binary whose build-id differs from the host "
+				"copy",
+				U(c.id_mismatch));
 	}
 	if (c.each_comm) {
 		int with_user = 0, with_maps = 0;
@@ -352,23 +237,24 @@ int main(int argc, char **argv)
 		printf("each_comm=%s pids=%d with_user_samples=%d with_maps=%d\n", c.each_comm,
 		       c.nr_each, with_user, with_maps);
 		if (with_user == 0 || with_maps * 4 < with_user * 3)
-			fail("%s: fewer than 75%% of its processes have their user IPs in recorded "
-			     "maps (%llu)",
-			     c.each_comm, (unsigned long long)with_maps);
+			tt_fail("%s: fewer than 75%% of its processes have their user IPs in "
+				"recorded "
+				"maps (%d)",
+				c.each_comm, with_maps);
 	}
-	for (k = 0; k < c.nr_funcs; k++)
-		if (c.funcs[k].hits)
-			printf("func=%s hits=%llu\n", c.funcs[k].name,
-			       (unsigned long long)c.funcs[k].hits);
+	for (k = 0; k < c.elf.nr_funcs; k++)
+		if (c.elf.funcs[k].hits)
+			printf("func=%s hits=%llu\n", c.elf.funcs[k].name, U(c.elf.funcs[k].hits));
 	for (i = 0; i < nexpect; i++) {
 		uint64_t hits = 0;
 
-		for (k = 0; k < c.nr_funcs; k++)
-			if (!strcmp(c.funcs[k].name, expect[i]))
-				hits += c.funcs[k].hits;
+		for (k = 0; k < c.elf.nr_funcs; k++)
+			if (!strcmp(c.elf.funcs[k].name, expect[i]))
+				hits += c.elf.funcs[k].hits;
 		if (!hits)
-			fail("no sample symbolized to %s%llu", expect[i], 0);
+			tt_fail("no sample symbolized to %s", expect[i]);
 	}
 	pmufile__close(c.f);
-	return failures ? 1 : 0;
+	tt_elf__free(&c.elf);
+	return tt_failures ? 1 : 0;
 }
