@@ -50,44 +50,44 @@
 
 /* v4 names and MSRs Linux 6.1's headers do not have (SDM 20.2.4.2). */
 #define PT_MSR_GLOBAL_STATUS_RESET MSR_CORE_PERF_GLOBAL_OVF_CTRL /* 0x390 */
-#define PT_MSR_GLOBAL_STATUS_SET 0x391
+#define PT_MSR_GLOBAL_STATUS_SET   0x391
 /* IA32_PERF_CAPABILITIES[13]: IA32_A_PMCx full-width writes (SDM 20.2.6) */
 #define PT_PERF_CAP_FW_WRITE BIT_ULL(13)
 /* RDPMC: ECX[30] selects the fixed-function counters (SDM Vol. 2B RDPMC) */
 #define PT_RDPMC_FIXED BIT(30)
 
 /* IA32_FIXED_CTR_CTRL: one 4-bit field per fixed counter (SDM 20.2.2) */
-#define PT_FIXED_BITS 4
-#define PT_FIXED_OS 0x1
-#define PT_FIXED_USR 0x2
-#define PT_FIXED_PMI 0x8
-#define PT_FIXED_CTL(i, nibble) ((u64)(nibble) << ((i) * PT_FIXED_BITS))
+#define PT_FIXED_BITS		4
+#define PT_FIXED_OS		0x1
+#define PT_FIXED_USR		0x2
+#define PT_FIXED_PMI		0x8
+#define PT_FIXED_CTL(i, nibble) ((u64)(nibble) << ((i)*PT_FIXED_BITS))
 
 /* IA32_PERF_GLOBAL_CTRL/STATUS bit of a GP or fixed counter (SDM 20.2.2) */
-#define PT_GP(i) BIT_ULL(i)
+#define PT_GP(i)    BIT_ULL(i)
 #define PT_FIXED(i) BIT_ULL(INTEL_PMC_IDX_FIXED + (i))
 
 /* INST_RETIRED.ANY_P: event C0H, umask 00H (SDM Table 20-1) */
 #define PT_EVENT_INST_RETIRED 0x00c0ULL
-#define PT_SEL_INST_OS (PT_EVENT_INST_RETIRED | ARCH_PERFMON_EVENTSEL_OS)
-#define PT_SEL_EN ARCH_PERFMON_EVENTSEL_ENABLE
-#define PT_SEL_INT ARCH_PERFMON_EVENTSEL_INT
+#define PT_SEL_INST_OS	      (PT_EVENT_INST_RETIRED | ARCH_PERFMON_EVENTSEL_OS)
+#define PT_SEL_EN	      ARCH_PERFMON_EVENTSEL_ENABLE
+#define PT_SEL_INT	      ARCH_PERFMON_EVENTSEL_INT
 
 /* ------------------------------------------------------- test shape */
 
 /* The counters this test uses: GP 0-3 and fixed 0-2 (CPUID.0AH must say so). */
-#define PT_NR_GP 4
+#define PT_NR_GP    4
 #define PT_NR_FIXED 3
-#define PT_NCTR (PT_NR_GP + PT_NR_FIXED)
+#define PT_NCTR	    (PT_NR_GP + PT_NR_FIXED)
 #define PT_CTR_BITS_ALL                                                                            \
 	(PT_GP(0) | PT_GP(1) | PT_GP(2) | PT_GP(3) | PT_FIXED(0) | PT_FIXED(1) | PT_FIXED(2))
 /* What the restore may clear and set again in GLOBAL_STATUS. */
 #define PT_STATUS_RESTORABLE (PT_CTR_BITS_ALL | GLOBAL_STATUS_COUNTERS_FROZEN)
 
-#define PT_ITERS 1000000UL /* loop iterations per window: 3,000,000 instructions */
-#define PT_MAX_SAMPLES 4096
-#define PT_HANDLER_LOOPS 8 /* status re-reads per PMI before giving up */
-#define PT_GATE_PERIOD 1009 /* a counter that must not count is preset to -this */
+#define PT_ITERS	 1000000UL /* loop iterations per window: 3,000,000 instructions */
+#define PT_MAX_SAMPLES	 4096
+#define PT_HANDLER_LOOPS 8    /* status re-reads per PMI before giving up */
+#define PT_GATE_PERIOD	 1009 /* a counter that must not count is preset to -this */
 
 static int pt_cpu_param;
 module_param_named(cpu, pt_cpu_param, int, 0444);
@@ -133,29 +133,29 @@ static noinline __noclone void pt_window(u64 ctrl, unsigned long iters)
 /* ------------------------------------------------------ PMI handler */
 
 struct pt_cfg {
-	u64 ovf_mask; /* GLOBAL_STATUS counter bits this test owns */
+	u64 ovf_mask;	     /* GLOBAL_STATUS counter bits this test owns */
 	u64 period[PT_NCTR]; /* reload periods, by counter index */
-	bool reload; /* reload each overflowed counter to -(period - value) */
-	bool disable; /* GLOBAL_CTRL = 0 while the handler runs */
-	bool unmask; /* unmask LVTPC at the end of the PMI */
-	bool clear_frz; /* reset CTR_FRZ at the very end of the PMI */
-	int sample_bit; /* counter whose value each sample records, or -1 */
+	bool reload;	     /* reload each overflowed counter to -(period - value) */
+	bool disable;	     /* GLOBAL_CTRL = 0 while the handler runs */
+	bool unmask;	     /* unmask LVTPC at the end of the PMI */
+	bool clear_frz;	     /* reset CTR_FRZ at the very end of the PMI */
+	int sample_bit;	     /* counter whose value each sample records, or -1 */
 };
 
 struct pt_sample {
 	u64 ip, si, di; /* the interrupted context */
-	u64 status; /* GLOBAL_STATUS on entry (after the optional disable) */
-	u64 ctr; /* cfg.sample_bit's counter on entry, before any reload */
-	u32 lvtpc; /* LVTPC on entry */
+	u64 status;	/* GLOBAL_STATUS on entry (after the optional disable) */
+	u64 ctr;	/* cfg.sample_bit's counter on entry, before any reload */
+	u32 lvtpc;	/* LVTPC on entry */
 };
 
 struct pt_res {
-	unsigned int pmis; /* NMIs taken while armed */
+	unsigned int pmis;		/* NMIs taken while armed */
 	unsigned int unmasked_on_entry; /* ... whose LVTPC was not masked */
-	unsigned int no_status; /* ... with none of ovf_mask set in status */
-	unsigned int ovf[PT_NCTR]; /* overflows handled, per counter */
-	unsigned int late; /* a counter had run a whole period past its wrap */
-	unsigned int stuck; /* status still set after PT_HANDLER_LOOPS acks */
+	unsigned int no_status;		/* ... with none of ovf_mask set in status */
+	unsigned int ovf[PT_NCTR];	/* overflows handled, per counter */
+	unsigned int late;		/* a counter had run a whole period past its wrap */
+	unsigned int stuck;		/* status still set after PT_HANDLER_LOOPS acks */
 	unsigned int nsamples;
 };
 
@@ -163,7 +163,7 @@ struct pt_res {
 struct pt_cpu {
 	bool armed;
 	bool fw_write; /* full-width writes through IA32_A_PMCx */
-	u64 cntmask; /* counter width mask */
+	u64 cntmask;   /* counter width mask */
 	struct pt_cfg cfg;
 	struct pt_res res;
 	struct pt_sample *samples; /* PT_MAX_SAMPLES */
@@ -294,7 +294,7 @@ static struct {
 	unsigned int version, nr_gp, nr_fixed, width;
 	u64 perf_cap;
 	u64 ncal; /* instructions one window of PT_ITERS counts without PMIs */
-	u64 pre; /* of which before the loop's first instruction */
+	u64 pre;  /* of which before the loop's first instruction */
 	bool have_cal;
 	s64 skid_tail; /* instructions counted after a frozen PMI's unfreeze */
 	unsigned long pmis_total, unmasked_total;
@@ -461,9 +461,9 @@ static int pt_test_cpuid(void)
 	pt.nr_fixed = edx.split.num_counters_fixed;
 	if (boot_cpu_has(X86_FEATURE_PDCM))
 		rdmsrl(MSR_IA32_PERF_CAPABILITIES, pt.perf_cap);
-	if (!pt_check("cpuid", pt.version >= 2 && pt.nr_gp >= PT_NR_GP &&
-				       pt.nr_fixed >= PT_NR_FIXED && pt.width >= 32 &&
-				       pt.width == edx.split.bit_width_fixed,
+	if (!pt_check("cpuid",
+		      pt.version >= 2 && pt.nr_gp >= PT_NR_GP && pt.nr_fixed >= PT_NR_FIXED &&
+			      pt.width >= 32 && pt.width == edx.split.bit_width_fixed,
 		      "version=%u gp=%u fixed=%u width=%u/%u perf_cap=%#llx", pt.version, pt.nr_gp,
 		      pt.nr_fixed, pt.width, edx.split.bit_width_fixed, pt.perf_cap))
 		return -ENODEV;
@@ -516,7 +516,7 @@ static void pt_test_overflow(const char *name, const struct pt_ovf_case *tc, int
 			     bool same_pmi)
 {
 	struct pt_cpu *pc = this_cpu_ptr(&pt_cpu);
-	struct pt_cfg cfg = { .reload = true, .disable = true, .unmask = true, .sample_bit = -1 };
+	struct pt_cfg cfg = {.reload = true, .disable = true, .unmask = true, .sample_bit = -1};
 	u64 ctrl = BIT_ULL(ref), fixed_ctl = 0, counted, sum = 0, maxovf = 0, both = 0;
 	char detail[320], rs[128];
 	const struct pt_res *r;
@@ -535,8 +535,8 @@ static void pt_test_overflow(const char *name, const struct pt_ovf_case *tc, int
 			wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + bit,
 			       PT_SEL_INST_OS | PT_SEL_INT | PT_SEL_EN);
 		else
-			fixed_ctl |= PT_FIXED_CTL(bit - INTEL_PMC_IDX_FIXED,
-						  PT_FIXED_OS | PT_FIXED_PMI);
+			fixed_ctl |=
+				PT_FIXED_CTL(bit - INTEL_PMC_IDX_FIXED, PT_FIXED_OS | PT_FIXED_PMI);
 	}
 	if (ref < INTEL_PMC_IDX_FIXED)
 		wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + ref, PT_SEL_INST_OS | PT_SEL_EN);
@@ -579,20 +579,20 @@ static void pt_test_overflow(const char *name, const struct pt_ovf_case *tc, int
 
 static void pt_tests_overflow(void)
 {
-	static const u64 gp_periods[] = { 2003, 10007, 10009, 30000, 4000000 };
+	static const u64 gp_periods[] = {2003, 10007, 10009, 30000, 4000000};
 	char name[48];
 	int i;
 
 	/* a: GP counter 0, measured by fixed counter 0 */
 	for (i = 0; i < ARRAY_SIZE(gp_periods); i++) {
-		struct pt_ovf_case tc = { 0, gp_periods[i] };
+		struct pt_ovf_case tc = {0, gp_periods[i]};
 
 		snprintf(name, sizeof(name), "gp-pmi-p%llu", gp_periods[i]);
 		pt_test_overflow(name, &tc, 1, pt_bit(PT_NR_GP), false);
 	}
 	/* b: fixed counter 0, measured by GP counter 1 */
 	{
-		struct pt_ovf_case tc = { pt_bit(PT_NR_GP), 10007 };
+		struct pt_ovf_case tc = {pt_bit(PT_NR_GP), 10007};
 
 		pt_test_overflow("fixed-pmi-p10007", &tc, 1, 1, false);
 		tc.period = 3001;
@@ -600,15 +600,13 @@ static void pt_tests_overflow(void)
 	}
 	/* b: two counters overflowing at the same instructions: one PMI, both bits */
 	{
-		struct pt_ovf_case tc[] = { { 0, 10007 }, { pt_bit(PT_NR_GP), 10007 } };
+		struct pt_ovf_case tc[] = {{0, 10007}, {pt_bit(PT_NR_GP), 10007}};
 
 		pt_test_overflow("multi-same-p10007", tc, 2, 1, true);
 	}
 	/* b: three counters with different periods */
 	{
-		struct pt_ovf_case tc[] = {
-			{ 0, 10007 }, { 2, 7919 }, { pt_bit(PT_NR_GP), 13001 }
-		};
+		struct pt_ovf_case tc[] = {{0, 10007}, {2, 7919}, {pt_bit(PT_NR_GP), 13001}};
 
 		pt_test_overflow("multi-diff", tc, 3, 1, false);
 	}
@@ -622,8 +620,8 @@ static void pt_tests_overflow(void)
 static void pt_test_lvtpc(void)
 {
 	struct pt_cpu *pc = this_cpu_ptr(&pt_cpu);
-	struct pt_cfg cfg = { .ovf_mask = PT_GP(0), .reload = true, .disable = true,
-			      .sample_bit = -1 };
+	struct pt_cfg cfg = {
+		.ovf_mask = PT_GP(0), .reload = true, .disable = true, .sample_bit = -1};
 	const u64 period = 10007;
 	const struct pt_res *r;
 	u64 st, counted;
@@ -648,7 +646,8 @@ static void pt_test_lvtpc(void)
 			 (pc->samples[0].lvtpc & APIC_LVT_MASKED),
 		 "LVTPC=%#x after the window, %#x in the first PMI; %s", lvt,
 		 r->nsamples ? pc->samples[0].lvtpc : 0, pt_res_str(r, rs, sizeof(rs)));
-	pt_check("lvtpc-masked-blocks-pmi", r->pmis == 1 && (st & PT_GP(0)) && counted / period >= 2,
+	pt_check("lvtpc-masked-blocks-pmi",
+		 r->pmis == 1 && (st & PT_GP(0)) && counted / period >= 2,
 		 "%u PMI(s) for %llu overflows, GLOBAL_STATUS=%#llx after the window", r->pmis,
 		 counted / period, st);
 
@@ -668,8 +667,8 @@ static void pt_test_lvtpc(void)
 	pt_run(PT_GP(0) | PT_FIXED(0), PT_ITERS);
 	r = pt_disarm();
 	counted = pt_ctr_read(pt_bit(PT_NR_GP));
-	pt_check("lvtpc-unmask-next", r->pmis == counted / period && r->ovf[0] == r->pmis &&
-					      pt_res_clean(r),
+	pt_check("lvtpc-unmask-next",
+		 r->pmis == counted / period && r->ovf[0] == r->pmis && pt_res_clean(r),
 		 "N'=%llu P=%llu: %u PMIs, want %llu; %s", counted, period, r->pmis,
 		 counted / period, pt_res_str(r, rs, sizeof(rs)));
 }
@@ -682,8 +681,11 @@ static void pt_test_lvtpc(void)
 static void pt_gate(const char *name, int bit, u64 sel_or_nibble, u64 ctrl, int ref)
 {
 	struct pt_cpu *pc = this_cpu_ptr(&pt_cpu);
-	struct pt_cfg cfg = { .ovf_mask = PT_CTR_BITS_ALL, .reload = true, .disable = true,
-			      .unmask = true, .sample_bit = -1 };
+	struct pt_cfg cfg = {.ovf_mask = PT_CTR_BITS_ALL,
+			     .reload = true,
+			     .disable = true,
+			     .unmask = true,
+			     .sample_bit = -1};
 	u64 fixed_ctl = 0, v, counted, st;
 	const struct pt_res *r;
 	char rs[128];
@@ -737,8 +739,8 @@ static void pt_tests_gating(void)
  */
 static void pt_tests_status(void)
 {
-	struct pt_cfg cfg = { .ovf_mask = PT_CTR_BITS_ALL, .disable = true, .unmask = true,
-			      .sample_bit = -1 };
+	struct pt_cfg cfg = {
+		.ovf_mask = PT_CTR_BITS_ALL, .disable = true, .unmask = true, .sample_bit = -1};
 	const u64 set = PT_GP(0) | PT_GP(2) | PT_FIXED(0) | PT_FIXED(2);
 	const u64 first = PT_GP(0) | PT_FIXED(0);
 	const struct pt_res *r;
@@ -784,7 +786,7 @@ static void pt_tests_status(void)
 static void pt_test_freeze(void)
 {
 	struct pt_cpu *pc = this_cpu_ptr(&pt_cpu);
-	struct pt_cfg cfg = { .ovf_mask = PT_GP(0), .unmask = true, .sample_bit = 0 };
+	struct pt_cfg cfg = {.ovf_mask = PT_GP(0), .unmask = true, .sample_bit = 0};
 	const u64 period = 10007, ctrl = PT_GP(0) | PT_FIXED(0);
 	const int f0 = pt_bit(PT_NR_GP);
 	u64 st1, g1, f1, st2, g2, f2, st3, g3, f3, dbg;
@@ -836,7 +838,8 @@ static void pt_test_freeze(void)
 	r = pt_disarm();
 	pt_check("freeze-reset-resumes",
 		 st3 == 0 && r->pmis == 1 && g3 - g2 == pt.ncal && f3 - f2 == pt.ncal,
-		 "status %#llx after RESET of CTR_FRZ; window counted gp0 +%llu fixed0 +%llu (%llu wanted), pmis=%u",
+		 "status %#llx after RESET of CTR_FRZ; window counted gp0 +%llu fixed0 +%llu (%llu "
+		 "wanted), pmis=%u",
 		 st3, g3 - g2, f3 - f2, pt.ncal, r->pmis);
 	wrmsrl(MSR_IA32_DEBUGCTLMSR, pt.saved.debugctl);
 }
@@ -941,9 +944,13 @@ static s64 pt_loop_retired(const struct pt_sample *s, unsigned long iters, int *
 static void pt_test_skid(u64 period, bool freeze)
 {
 	struct pt_cpu *pc = this_cpu_ptr(&pt_cpu);
-	struct pt_cfg cfg = { .ovf_mask = PT_GP(0), .reload = true, .disable = !freeze,
-			      .unmask = true, .clear_frz = freeze, .sample_bit = 0 };
-	unsigned int hist[4] = { 0 }, bad_ip = 0, bad_ctr = 0, bad_t = 0, i;
+	struct pt_cfg cfg = {.ovf_mask = PT_GP(0),
+			     .reload = true,
+			     .disable = !freeze,
+			     .unmask = true,
+			     .clear_frz = freeze,
+			     .sample_bit = 0};
+	unsigned int hist[4] = {0}, bad_ip = 0, bad_ctr = 0, bad_t = 0, i;
 	s64 first = -1, prev = -1, t = 0, c0 = 0;
 	bool t_set = false, ok;
 	const struct pt_res *r;
@@ -962,8 +969,7 @@ static void pt_test_skid(u64 period, bool freeze)
 	cfg.period[0] = period;
 	pt_pmu_clear();
 	if (freeze)
-		wrmsrl(MSR_IA32_DEBUGCTLMSR,
-		       pt.saved.debugctl | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI);
+		wrmsrl(MSR_IA32_DEBUGCTLMSR, pt.saved.debugctl | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI);
 	pt_ctr_write(pc, 0, pt_neg(period));
 	wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0, PT_SEL_INST_OS | PT_SEL_INT | PT_SEL_EN);
 	pt_arm(&cfg);
@@ -1010,9 +1016,12 @@ static void pt_test_skid(u64 period, bool freeze)
 		ok &= t == pt.skid_tail;
 	}
 	pt_check(name, ok,
-		 "first PMI after loop insn %lld (want %llu: at %s), %s=%lld, tail t=%lld (stride mod 3 = %lld), ips add/sub/jnz/end=%u/%u/%u/%u bad_ip=%u bad_ctr=%u bad_t=%u; %s",
+		 "first PMI after loop insn %lld (want %llu: at %s), %s=%lld, tail t=%lld (stride "
+		 "mod 3 = %lld), ips add/sub/jnz/end=%u/%u/%u/%u bad_ip=%u bad_ctr=%u bad_t=%u; %s",
 		 first, want_first,
-		 (want_first % 3) == 0 ? "add" : (want_first % 3) == 1 ? "sub" : "jnz",
+		 (want_first % 3) == 0	 ? "add"
+		 : (want_first % 3) == 1 ? "sub"
+					 : "jnz",
 		 freeze ? "ctr" : "entry", c0, t, (((s64)period - t) % 3 + 3) % 3, hist[0], hist[1],
 		 hist[2], hist[3], bad_ip, bad_ctr, bad_t, pt_res_str(r, rs, sizeof(rs)));
 }
@@ -1020,7 +1029,7 @@ static void pt_test_skid(u64 period, bool freeze)
 static void pt_tests_skid(void)
 {
 	/* P mod 3 = 2, 0, 1 */
-	static const u64 periods[] = { 10007, 10008, 10009 };
+	static const u64 periods[] = {10007, 10008, 10009};
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(periods); i++)
@@ -1049,7 +1058,8 @@ static long pt_suite(void *unused)
 	pc->cntmask = GENMASK_ULL(pt.width - 1, 0);
 	pc->fw_write = pt.perf_cap & PT_PERF_CAP_FW_WRITE;
 	pt_save(&pt.saved);
-	pr_info("saved GLOBAL_CTRL=%#llx STATUS=%#llx FIXED_CTR_CTRL=%#llx DEBUGCTL=%#llx LVTPC=%#x\n",
+	pr_info("saved GLOBAL_CTRL=%#llx STATUS=%#llx FIXED_CTR_CTRL=%#llx DEBUGCTL=%#llx "
+		"LVTPC=%#x\n",
 		pt.saved.global_ctrl, pt.saved.status, pt.saved.fixed_ctrl, pt.saved.debugctl,
 		pt.saved.lvtpc);
 
@@ -1062,8 +1072,7 @@ static long pt_suite(void *unused)
 	pt_test_freeze();
 	pt_tests_skid();
 	pt_check("lvtpc-masked-on-entry", pt.pmis_total > 0 && !pt.unmasked_total,
-		 "%lu of %lu PMIs found LVTPC unmasked on entry", pt.unmasked_total,
-		 pt.pmis_total);
+		 "%lu of %lu PMIs found LVTPC unmasked on entry", pt.unmasked_total, pt.pmis_total);
 
 	pt_restore(&pt.saved);
 out:
