@@ -18,8 +18,9 @@
  * The counters are programmed directly with WRMSR. Every PMU MSR the test
  * touches, DEBUGCTL and the APIC's LVTPC entry are saved first and restored
  * at the end. Counting windows run with interrupts off, so that a window
- * counts the loop below, the WRMSRs that open and close it, and our own
- * PMIs, nothing else:
+ * counts the loop below, the two XORs after it, the opening WRMSR or not
+ * (the SDM leaves it open; window-exact measures it) and our own PMIs,
+ * nothing else:
  *
  *	wrmsr (GLOBAL_CTRL = ctrl)
  *	1: add $1, %rsi ; sub $1, %rdi ; jnz 1b		(3 * iters instructions)
