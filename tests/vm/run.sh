@@ -86,7 +86,7 @@ BUSYBOX=$(command -v busybox) || die "busybox not found; run 'make deps' (busybo
 file -L "$BUSYBOX" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$BUSYBOX is dynamically linked; install busybox-static ('make deps')"
 command -v cpio >/dev/null || die "cpio not found; run 'make deps'"
-# warnmod must match the guest kernel, whatever KDIR the module build used.
+# The test modules must match the guest kernel, whatever KDIR the module build used.
 KDIR_GUEST=${VM_KDIR:-/usr/src/linux-headers-$KVER}
 
 # Accelerator: KVM only when /dev/kvm opens AND the CPU advertises vmx/svm
@@ -175,29 +175,37 @@ kmod_order() {
 	echo "$1" | tr - _
 }
 
-# --------------------------------------------------------------- warnmod
-# The harness's negative-test module, built against the guest kernel.
-build_warnmod() {
-	src=$ROOT/tests/vm/negative/warnmod
-	out=$VMDIR/warnmod.ko
-	[ -f "$src/warnmod.c" ] || return 0
-	if [ -f "$out" ] && [ ! "$src/warnmod.c" -nt "$out" ] && [ ! "$src/Kbuild" -nt "$out" ]; then
-		return 0
-	fi
-	[ -d "$KDIR_GUEST" ] || {
-		note "cannot build warnmod: no kernel headers at $KDIR_GUEST"
-		return 0
-	}
-	tmp=$VMDIR/warnmod.build.$$
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
-	cp "$src/warnmod.c" "$src/Kbuild" "$tmp/"
-	if make -C "$KDIR_GUEST" M="$tmp" modules >"$tmp/build.log" 2>&1 && [ -f "$tmp/warnmod.ko" ]; then
-		mv "$tmp/warnmod.ko" "$out.$$" && mv "$out.$$" "$out"
+# ------------------------------------------------------- test modules
+# The harness's own modules, built against the guest kernel and shipped in
+# the guest's /lib/pmuprof/: the negative test tests/vm/negative/warnmod and
+# every tests/vm/kmods/NAME/ (NAME.c + Kbuild -> NAME.ko). TESTMODS lists
+# the names that built.
+TESTMODS=""
+build_testmods() {
+	for src in "$ROOT/tests/vm/negative/warnmod" "$ROOT"/tests/vm/kmods/*; do
+		name=$(basename "$src")
+		out=$VMDIR/$name.ko
+		[ -f "$src/$name.c" ] && [ -f "$src/Kbuild" ] || continue
+		if [ -f "$out" ] && [ -z "$(find "$src" -type f -newer "$out")" ]; then
+			TESTMODS="$TESTMODS $name"
+			continue
+		fi
+		[ -d "$KDIR_GUEST" ] || {
+			note "cannot build $name: no kernel headers at $KDIR_GUEST"
+			continue
+		}
+		tmp=$VMDIR/$name.build.$$
 		rm -rf "$tmp"
-	else
-		note "building warnmod failed; see $tmp/build.log"
-	fi
+		mkdir -p "$tmp"
+		cp "$src"/* "$tmp/"
+		if make -C "$KDIR_GUEST" M="$tmp" modules >"$tmp/build.log" 2>&1 && [ -f "$tmp/$name.ko" ]; then
+			mv "$tmp/$name.ko" "$out.$$" && mv "$out.$$" "$out"
+			rm -rf "$tmp"
+			TESTMODS="$TESTMODS $name"
+		else
+			note "building $name failed; see $tmp/build.log"
+		fi
+	done
 }
 
 # ------------------------------------------------------------ initramfs
@@ -276,7 +284,7 @@ MODULE_IN_INITRD=0
 RUN_SEQ=0
 build_initrd() {
 	build_base
-	build_warnmod
+	build_testmods
 	st=$VMDIR/overlay.stage.$$
 	rm -rf "$st"
 	mkdir -p "$st/lib/pmtest" "$st/lib/pmuprof" "$st/scenarios" "$st/usr/local/bin"
@@ -302,7 +310,9 @@ build_initrd() {
 		fi
 		note "$ko is built for '$vm', the guest runs $KVER: not using it (make guest-module builds one for the guest)"
 	done
-	[ -f "$VMDIR/warnmod.ko" ] && cp "$VMDIR/warnmod.ko" "$st/lib/pmuprof/"
+	for name in $TESTMODS; do
+		cp "$VMDIR/$name.ko" "$st/lib/pmuprof/"
+	done
 	key=$( (
 		echo "$BASE"
 		cd "$st" && find . -type f | LC_ALL=C sort | xargs sha256sum
