@@ -142,11 +142,18 @@ int rc_flamegraph_write(FILE *out, struct rc_tree *t, const struct rc_svg_opts *
  * Returns 0 or a negative errno. */
 int rc_pagesize_write(FILE *out, const struct pagesize_summary *s, int standalone);
 
-/* The interactive script shared by standalone SVGs and the HTML page:
- * defines pmuFlame(svgElement). Contains neither "]]>" nor "</", so it can
- * sit in a CDATA section (SVG, XHTML) and in an HTML <script> unchanged. */
-extern const char rc_flame_js[];
-/* CSS classes used by flamegraph SVGs (for the HTML page's <style>). */
-extern const char rc_flame_css[];
+/* ---- assets (render_assets.c embeds the files at build time) -----------
+ * rc_flame_js (flame.js): the interactive script shared by standalone SVGs
+ * and the HTML page; defines pmuFlame(svgElement), which reads everything
+ * from the SVG it is given: frames are the <g class="f ..."> elements in
+ * preorder (a frame's subtree is the `size` frames from it on), each with a
+ * <title> whose first line is the name, a data-v value (the width metric)
+ * and a <rect>. Names are only ever put back into the document through
+ * textContent, never as markup. Contains neither "]]>" nor "</", so it can
+ * sit in a CDATA section (SVG, XHTML) and in an HTML <script> unchanged.
+ * rc_flame_css (flame.css): classes of flamegraph SVGs (also in the HTML
+ * page's <style>); rc_report_css (report.css): the HTML page;
+ * rc_pagesize_css (pagesize.css): the page-size chart. */
+extern const char rc_flame_js[], rc_flame_css[], rc_report_css[], rc_pagesize_css[];
 
 #endif

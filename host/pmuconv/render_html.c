@@ -19,25 +19,6 @@
 #include <errno.h>
 #include <string.h>
 
-static const char page_css[] =
-	"body{font-family:Verdana,'DejaVu Sans',sans-serif;font-size:13px;margin:16px 24px;"
-	"color:#222;background:#fff}\n"
-	"h1{font-size:22px;margin:0 0 12px}h2{font-size:18px;margin:28px 0 8px;"
-	"border-bottom:1px solid #ccc}h3{font-size:14px;margin:16px 0 6px}\n"
-	"table{border-collapse:collapse;margin:4px 0 10px}\n"
-	"th,td{padding:2px 8px;text-align:left;vertical-align:top}\n"
-	"table.t th{background:#eee;border-bottom:1px solid #bbb}\n"
-	"table.t tr:nth-child(even) td{background:#f7f7f7}\n"
-	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"td.fn{font-family:'DejaVu Sans Mono',monospace;word-break:break-all}\n"
-	"table.kv th{color:#555;font-weight:normal;width:14em}\n"
-	".warn{color:#a00}\n"
-	".fg,.ps{overflow-x:auto}\n"
-	".kind{display:inline-block;width:9px;height:9px;margin-right:5px;border:1px solid #888}\n"
-	".kind.u{background:rgb(240,120,30)}.kind.k{background:rgb(90,180,220)}"
-	".kind.x{background:rgb(190,190,190)}.kind.p{background:rgb(135,210,110)}\n"
-	"nav a{margin-right:14px}\n";
-
 static void esc_td(FILE *o, const char *cls, const char *s)
 {
 	fprintf(o, cls ? "<td class=\"%s\">" : "<td>", cls);
@@ -341,7 +322,7 @@ int render_html(FILE *o, const struct html_input *in)
 	      o);
 	rc_esc(o, in->title ? in->title : s->acct.source);
 	fprintf(o, "</title>\n<style>/*<![CDATA[*/\n%s%s/*]]>*/</style>\n</head>\n<body>\n",
-		page_css, rc_flame_css);
+		rc_report_css, rc_flame_css);
 	fputs("<h1>pmuprof report: ", o);
 	rc_esc(o, in->title ? in->title : s->acct.source);
 	fputs("</h1>\n<nav><a href=\"#accounting\">accounting</a>", o);
