@@ -47,16 +47,4 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
 		       size_t errlen);
 
-/* Line iteration helper for the text parsers. */
-static inline const char *pc_next_line(const char *p, const char *end, size_t *len)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-	const char *e = nl ? nl : end;
-
-	*len = (size_t)(e - p);
-	if (*len && p[*len - 1] == '\r')
-		(*len)--;
-	return nl ? nl + 1 : end;
-}
-
 #endif

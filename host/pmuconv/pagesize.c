@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* `pmuconv pagesize`: data and code page-size shares per event. */
 #include "pagesize.h"
-#include "cli.h"
-#include "render.h"
 #include "util.h"
 
 #include <errno.h>
@@ -424,62 +422,4 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 		}
 	}
 	return ferror(out) ? -EIO : 0;
-}
-
-int cmd_pagesize(int argc, char **argv)
-{
-	struct pc_cli c;
-	struct pc_set s = {0};
-	struct pagesize_summary *ps = NULL;
-	FILE *out;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_JSON,
-			     pc_find_cmd("pagesize"), 1, 1);
-
-	if (r)
-		return r == 1 ? 0 : 2;
-	if (pc_cli_svg && !render_pagesize_svg) {
-		fprintf(stderr, "pmuconv pagesize: --svg: not built (no page-size chart renderer "
-				"in this pmuconv)\n");
-		return 3;
-	}
-	c.load.pagesize = pagesize_acc__new();
-	if (!c.load.pagesize)
-		return 1;
-	if ((r = pc_cli_load(&c, &s, 0)))
-		goto done;
-	ps = pagesize_take_summary(c.load.pagesize);
-	if (!ps) {
-		fprintf(stderr,
-			"pmuconv pagesize: %s is %s input, which has no page sizes; page sizes "
-			"come from pmuprof recordings made with `pmuctl record --data-addr`\n",
-			c.pos[0], s.acct.format ? s.acct.format : "text");
-		r = 1;
-		goto done;
-	}
-	out = pc_cli_open_out(c.out);
-	if (!out) {
-		r = 1;
-		goto done;
-	}
-	pagesize_print(out, ps, c.json);
-	r = pc_cli_close_out(out, c.out);
-	if (!r && pc_cli_svg && ps->has_data_addr) {
-		FILE *f = pc_cli_open_out(pc_cli_svg);
-		if (!f) {
-			r = 1;
-			goto done;
-		}
-		int e = render_pagesize_svg(f, ps);
-		if (e)
-			fprintf(stderr, "pmuconv: %s: rendering failed: %s\n", pc_cli_svg,
-				strerror(-e));
-		r = pc_cli_close_out(f, pc_cli_svg) || e ? 1 : 0;
-	}
-done:
-	pagesize_summary__free(ps);
-	pagesize_acc__free(c.load.pagesize);
-	pc_set__free(&s);
-	return r;
 }

@@ -11,7 +11,6 @@
  * string from the input goes through rc_esc().
  */
 #include "render_common.h"
-#include "cli.h"
 #include "pagesize.h"
 #include "report.h"
 #include "include/uapi/pmuprof.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+/* Per-event tables and labels derived from a finished profile, and the
+ * `report` output (text and JSON) built from them. */
 #include "report.h"
-#include "cli.h"
+#include "render.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -153,6 +155,25 @@ const char *pc_unit_label(const struct pc_agg *a, char *buf, size_t len)
 	else
 		snprintf(buf, len, "estimated %s (sum of sample periods)", a->prof.unit);
 	return buf;
+}
+
+void pc_render_opts(struct render_opts *ro, const struct pc_agg *a, char *sub, size_t sublen,
+		    char *unit, size_t unitlen)
+{
+	memset(ro, 0, sizeof(*ro));
+	ro->title = a->prof.event;
+	pc_unit_label(a, unit, unitlen);
+	ro->unit_label = unit;
+	if (a->prof.freq_mode)
+		snprintf(sub, sublen, "period varies (frequency mode), %llu samples",
+			 (unsigned long long)a->prof.total_samples);
+	else if (a->prof.period)
+		snprintf(sub, sublen, "period %llu %s, %llu samples",
+			 (unsigned long long)a->prof.period, a->prof.unit,
+			 (unsigned long long)a->prof.total_samples);
+	else
+		snprintf(sub, sublen, "%llu samples", (unsigned long long)a->prof.total_samples);
+	ro->subtitle = sub;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -521,36 +542,5 @@ int report_print(FILE *out, const struct pc_set *s, const struct report_opts *o)
 	for (size_t i = 0; i < s->nr; i++)
 		pc_report__free(&rs[i]);
 	free(rs);
-	return r;
-}
-
-int cmd_report(int argc, char **argv)
-{
-	struct pc_cli c;
-	struct pc_set s = {0};
-	struct report_opts ro;
-	FILE *out;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_JSON | OPT_TOP,
-			     pc_find_cmd("report"), 1, 1);
-
-	if (r)
-		return r == 1 ? 0 : 2;
-	if ((r = pc_cli_load(&c, &s, 0)))
-		goto done;
-	out = pc_cli_open_out(c.out);
-	if (!out) {
-		r = 1;
-		goto done;
-	}
-	ro.top = c.top;
-	ro.json = c.json;
-	r = report_print(out, &s, &ro);
-	if (r)
-		fprintf(stderr, "pmuconv: report: %s\n", strerror(-r));
-	r = pc_cli_close_out(out, c.out) || r ? 1 : 0;
-done:
-	pc_set__free(&s);
 	return r;
 }

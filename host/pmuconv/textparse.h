@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Lowest x86-64 kernel (upper half) address, 4- and 5-level paging alike. */
 #define KERNEL_ADDR_MIN 0xff00000000000000ull
@@ -79,6 +80,18 @@ static inline bool parse_hex_span(const char *p, const char *e, uint64_t *v)
 	}
 	*v = r;
 	return true;
+}
+
+/* Line iteration helper for the text parsers. */
+static inline const char *pc_next_line(const char *p, const char *end, size_t *len)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *e = nl ? nl : end;
+
+	*len = (size_t)(e - p);
+	if (*len && p[*len - 1] == '\r')
+		(*len)--;
+	return nl ? nl + 1 : end;
 }
 
 #endif

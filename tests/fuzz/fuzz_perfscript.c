@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "host/pmuconv/cli.h"
+#include "host/pmuconv/folded.h"
 #include "host/pmuconv/input.h"
 #include "host/pmuconv/report.h"
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "host/pmuconv/cli.h"
+#include "host/pmuconv/folded.h"
 #include "host/pmuconv/input.h"
 #include "host/pmuconv/pcagg.h"
 #include "host/pmuconv/report.h"
