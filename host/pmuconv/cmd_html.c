@@ -17,6 +17,7 @@ int cmd_html(int argc, char **argv)
 	struct pc_set s = {0};
 	struct pc_report_event *reps = NULL;
 	struct pagesize_summary *ps = NULL;
+	struct pagesize_acc *acc = NULL;
 	int r = pc_cli_parse(&c, argc, argv,
 			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_TOP,
 			     &help, 1, 1);
@@ -29,14 +30,17 @@ int cmd_html(int argc, char **argv)
 		fprintf(stderr, "pmuconv html: give the output file with -o report.html\n");
 		return 2;
 	}
-	c.load.pagesize = pagesize_acc__new();
-	if (!c.load.pagesize) {
+	if (!(acc = pagesize_acc__new(c.load.filter.mode))) {
 		r = 1;
 		goto out;
 	}
+	c.load.also = (struct pc_consumer){pagesize_acc__consume, acc, true};
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto out;
-	ps = pagesize_take_summary(c.load.pagesize);
+	if (s.acct.has_pages && !(ps = pagesize_acc__summarize(acc, &s))) {
+		r = 1;
+		goto out;
+	}
 	reps = calloc(s.nr ? s.nr : 1, sizeof(*reps));
 	if (!reps) {
 		r = 1;
@@ -64,7 +68,7 @@ out:
 			pc_report__free(&reps[i]);
 	free(reps);
 	pagesize_summary__free(ps);
-	pagesize_acc__free(c.load.pagesize);
+	pagesize_acc__free(acc);
 	pc_set__free(&s);
 	return r;
 }

@@ -24,6 +24,7 @@ int cmd_pagesize(int argc, char **argv)
 	struct pc_cli c;
 	struct pc_set s = {0};
 	struct pagesize_summary *ps = NULL;
+	struct pagesize_acc *acc;
 	FILE *out;
 	int r = pc_cli_parse(&c, argc, argv,
 			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
@@ -37,17 +38,21 @@ int cmd_pagesize(int argc, char **argv)
 				"in this pmuconv)\n");
 		return 3;
 	}
-	c.load.pagesize = pagesize_acc__new();
-	if (!c.load.pagesize)
+	if (!(acc = pagesize_acc__new(c.load.filter.mode)))
 		return 1;
+	c.load.also = (struct pc_consumer){pagesize_acc__consume, acc, true};
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto done;
-	ps = pagesize_take_summary(c.load.pagesize);
-	if (!ps) {
+	if (!s.acct.has_pages) {
 		fprintf(stderr,
 			"pmuconv pagesize: %s is %s input, which has no page sizes; page sizes "
 			"come from pmuprof recordings made with `pmuctl record --data-addr`\n",
 			c.pos[0], s.acct.format ? s.acct.format : "text");
+		r = 1;
+		goto done;
+	}
+	if (!(ps = pagesize_acc__summarize(acc, &s))) {
+		fprintf(stderr, "pmuconv pagesize: out of memory\n");
 		r = 1;
 		goto done;
 	}
@@ -68,7 +73,7 @@ int cmd_pagesize(int argc, char **argv)
 	}
 done:
 	pagesize_summary__free(ps);
-	pagesize_acc__free(c.load.pagesize);
+	pagesize_acc__free(acc);
 	pc_set__free(&s);
 	return r;
 }

@@ -21,18 +21,21 @@
  * stack under the new image is attributed to the first image (rare; the
  * addresses would have to coincide exactly).
  */
-#include "input.h"
-#include "pagesize.h"
+#include "inputs.h"
+#include "textparse.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #ifdef PMUCONV_NO_PMUFILE
-int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
+int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *f,
+		       const struct sym_opts *sym, const struct pc_stream *out, char *err,
 		       size_t errlen)
 {
 	(void)s;
-	(void)o;
+	(void)f;
+	(void)sym;
+	(void)out;
 	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", path);
 	return -ENOSYS;
 }
@@ -45,12 +48,15 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
  * in one arena (l->raw) so a lookup touches one contiguous run of memory.
  * The key is kept as words, compared (and hashed) a word at a time:
  *   key[0] = pid (low 32 bits) | event << 32 | flags << 48
- *   key[1] = nk | nu << 16
- *   key[2..3] = comm (16 bytes, as in the record) */
+ *   key[1] = nk | nu << 16 | address part << 32 (raw_pages(), 0 unless wanted)
+ *   key[2..3] = comm (16 bytes, as in the record)
+ * When a consumer wants the address part, the IP is part of the identity
+ * too (ip, mixed into the hash); otherwise ip is 0. */
 struct raw_ent {
 	uint64_t hash;
 	uint64_t samples, weight;
 	uint64_t time; /* first sample's, for the maps lookup */
+	uint64_t ip;
 	uint64_t key[PC_STACK_KEY_WORDS];
 	uint64_t addrs[]; /* kstack then ustack, innermost first */
 };
@@ -73,6 +79,12 @@ static inline uint32_t raw_nu(const struct raw_ent *e)
 {
 	return (uint16_t)(e->key[1] >> 16);
 }
+/* The address part: 1 | status << 1 | code page << 8 | data page << 16
+ * (enum ps_page, PS_NONE without a data access), 0 without one. */
+static inline uint32_t raw_pages(const struct raw_ent *e)
+{
+	return (uint32_t)(e->key[1] >> 32);
+}
 static inline size_t raw_words(const struct raw_ent *e)
 {
 	return RAW_HDR_WORDS + raw_nk(e) + raw_nu(e);
@@ -88,10 +100,12 @@ struct addr_ent {
 
 struct loader {
 	struct pc_set *set;
-	const struct pc_load_opts *o;
+	const struct pc_filter *flt;
+	const struct pc_stream *out;
 	struct pmufile *f;
 	struct symbolizer *sym;
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
+	bool want_addr; /* a consumer reads the address part: keep it in the raw key */
 	/* raw stacks: entries in an arena of u64 words, slots hold offset + 1 */
 	pc_stack_hash_fn hash;
 	uint64_t *raw;
@@ -139,21 +153,23 @@ static int raw_rehash(struct loader *l, size_t n)
 /* The hot path: one hash over the key and stack words, one compare on a
  * hit. Kernel and user frames are contiguous in the record (u == k + nk),
  * so both are hashed and compared as one array. */
-static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags,
+static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags, uint32_t pages,
 		   const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
 {
-	uint64_t key[PC_STACK_KEY_WORDS], h;
+	uint64_t key[PC_STACK_KEY_WORDS], h, ip = pages ? s->ip : 0;
 	size_t j, n = (size_t)nk + nu;
 
 	key[0] = (uint64_t)s->pid | (uint64_t)s->event << 32 | (uint64_t)flags << 48;
-	key[1] = (uint64_t)nk | (uint64_t)nu << 16;
+	key[1] = (uint64_t)nk | (uint64_t)nu << 16 | (uint64_t)pages << 32;
 	memcpy(&key[2], s->comm, 16);
 	h = l->hash(key, k, n);
+	if (pages)
+		h = pc_fmix(h ^ ip);
 
 	for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1)) {
 		struct raw_ent *e = raw_at(l, l->slots[j] - 1);
 		if (e->hash == h && e->key[0] == key[0] && e->key[1] == key[1] &&
-		    e->key[2] == key[2] && e->key[3] == key[3] &&
+		    e->key[2] == key[2] && e->key[3] == key[3] && e->ip == ip &&
 		    (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
 			e->samples++;
 			e->weight += w;
@@ -172,6 +188,7 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 	e->hash = h;
 	memcpy(e->key, key, sizeof(key));
 	e->time = s->time_ns;
+	e->ip = ip;
 	e->samples = 1;
 	e->weight = w;
 	if (n)
@@ -180,6 +197,20 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 	l->raw_nr += RAW_HDR_WORDS + n;
 	l->nr_ents++;
 	return 0;
+}
+
+static uint32_t page_index(uint8_t p)
+{
+	switch (p) {
+	case PMUPROF_PAGE_4K:
+		return PS_4K;
+	case PMUPROF_PAGE_2M:
+		return PS_2M;
+	case PMUPROF_PAGE_1G:
+		return PS_1G;
+	default:
+		return PS_UNKNOWN;
+	}
 }
 
 static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
@@ -215,7 +246,7 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	if (s->source < PC_NR_SOURCES)
 		a->acct.by_source[s->source]++;
 	if (l->filter_samples) {
-		const struct pc_filter *f = &l->o->filter;
+		const struct pc_filter *f = l->flt;
 		if ((f->has_pid && (int32_t)s->pid != f->pid) ||
 		    (f->comm && strncmp(f->comm, s->comm, sizeof(s->comm))) ||
 		    (f->has_cpu && s->cpu != f->cpu)) {
@@ -231,15 +262,14 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		return -ENOMEM;
 	}
 	uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
-	if (l->o->pagesize) {
-		/* A page size belongs to the sampled instruction, so for page
-		 * sizes --user-only/--kernel-only keep the samples taken in that
-		 * mode (a kernel-mode sample's data address is the kernel's). */
-		int mode = l->o->filter.mode;
-		bool ps_mode_ok = !(mode == PC_MODE_USER_ONLY && (flags & KMODE)) &&
-				  !(mode == PC_MODE_KERNEL_ONLY && !(flags & KMODE));
-		if (ps_mode_ok && pagesize_acc__add(l->o->pagesize, s->event, &v, w))
-			return -ENOMEM;
+	uint32_t pages = 0;
+	const struct pmuprof_sample_addr *ad = v.addr;
+	if (l->want_addr && ad) {
+		uint32_t dp = ad->addr_status == PMUPROF_ADDR_OK && ad->data_addr
+				      ? page_index(ad->data_page)
+				      : PS_NONE;
+		pages = 1 | (uint32_t)(ad->addr_status < 8 ? ad->addr_status : 7) << 1 |
+			page_index(ad->code_page) << 8 | dp << 16;
 	}
 	const uint64_t *k = v.kstack;
 	uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
@@ -251,7 +281,7 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		else
 			nu = 1;
 	}
-	return raw_add(l, s, flags, k, nk, nu, w);
+	return raw_add(l, s, flags, pages, k, nk, nu, w);
 }
 
 static int on_record(void *ctx, const struct pmuprof_record_header *rec)
@@ -355,78 +385,57 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 	return &l->cache[j];
 }
 
-static const char *ps_resolve(void *ctx, int32_t pid, uint64_t ip, uint64_t t, int kernel)
+/* Phase 2: every unique raw stack, symbolized, as one sample of the stream
+ * (samples/weight: all the samples it stands for). */
+static int emit_all(struct loader *l)
 {
-	const struct addr_ent *e = resolve(ctx, pid, ip, kernel, 0, t);
-
-	return e ? e->name : "[unknown]";
-}
-
-static int symbolize_all(struct loader *l)
-{
-	struct pc_stackbuf *sb = malloc(sizeof(*sb));
-	const struct pc_filter *f = &l->o->filter;
+	struct pc_frame *fr = malloc(PC_MAX_FRAMES * sizeof(*fr));
 	int r = 0;
 
-	if (!sb)
+	if (!fr)
 		return -ENOMEM;
 	for (size_t off = 0; off < l->raw_nr && !r;) {
 		const struct raw_ent *e = raw_at(l, off);
 		off += raw_words(e);
-		struct pc_agg *a = l->agg[raw_event(e)];
-		const uint32_t nk = raw_nk(e), nu = raw_nu(e);
+		const uint32_t nk = raw_nk(e), nu = raw_nu(e), pages = raw_pages(e);
 		const int32_t pid = raw_pid(e);
-		const uint64_t *k = e->addrs, *u = k + nk;
-		sb->nr = 0;
-		for (uint32_t x = 0; x < nk && sb->nr < PC_MAX_FRAMES; x++) {
-			const struct addr_ent *ae = resolve(l, pid, k[x], 1, x > 0, e->time);
-			int64_t id;
-			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
-							   ae->kind)) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			sb->ids[sb->nr] = (uint32_t)id;
-			sb->kinds[sb->nr++] = PC_FRAME_KERNEL;
-		}
-		for (uint32_t x = 0; !r && x < nu && sb->nr < PC_MAX_FRAMES; x++) {
+		const uint64_t *k = e->addrs;
+		char comm[16];
+		memcpy(comm, &e->key[2], sizeof(comm));
+		struct pc_sample s = {.event = l->agg[raw_event(e)]->index,
+				      .samples = e->samples,
+				      .weight = e->weight,
+				      .frames = fr,
+				      .comm = comm,
+				      .comm_len = (uint32_t)strnlen(comm, sizeof(comm)),
+				      .kernel_mode = (e->key[0] >> 48) & KMODE,
+				      .has_addr = pages & 1,
+				      .addr_status = (pages >> 1) & 7,
+				      .code_page = (uint8_t)(pages >> 8),
+				      .data_page = (uint8_t)(pages >> 16)};
+		for (uint32_t x = 0; x < nk + nu && s.nr < PC_MAX_FRAMES; x++) {
 			/* a user address in the kernel half is bogus (fault mid-walk) */
-			int kern = u[x] >= 0xff00000000000000ull;
-			const struct addr_ent *ae = resolve(l, pid, u[x], kern, x > 0, e->time);
-			int64_t id;
-			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
-							   ae->kind)) < 0) {
+			int kern = x < nk || k[x] >= KERNEL_ADDR_MIN;
+			const struct addr_ent *ae =
+				resolve(l, pid, k[x], kern, x != 0 && x != nk, e->time);
+			if (!ae) {
 				r = -ENOMEM;
 				break;
 			}
-			sb->ids[sb->nr] = (uint32_t)id;
-			sb->kinds[sb->nr++] = kern ? PC_FRAME_KERNEL : PC_FRAME_USER;
+			fr[s.nr++] = (struct pc_frame){.name = ae->name,
+						       .len = (uint32_t)strlen(ae->name),
+						       .kind = (uint8_t)ae->kind,
+						       .kernel = (uint8_t)kern};
 		}
-		if (r)
-			break;
-		int64_t proc = -1;
-		if (!f->no_process) {
-			char comm[16];
-			memcpy(comm, &e->key[2], sizeof(comm));
-			size_t cl = strnlen(comm, sizeof(comm));
-			proc = pc_strtab__intern(&a->names, cl ? comm : "[unknown]", cl ? cl : 9,
-						 PC_FRAME_PROCESS);
-			if (proc < 0) {
-				r = (int)proc;
-				break;
-			}
+		if (!r && s.has_addr && s.data_page != PS_NONE) {
+			const struct addr_ent *ae =
+				resolve(l, pid, e->ip, s.kernel_mode, 0, e->time);
+			s.ip_name = ae ? ae->name : "[unknown]";
 		}
-		int c = pc_stackbuf__commit(sb, a, proc, f, e->samples, e->weight);
-		if (c < 0) {
-			r = c;
-		} else if (c == 0) {
-			l->set->acct.filtered += e->samples;
-		} else {
-			a->acct.kept += e->samples;
-			a->acct.weight += e->weight;
-		}
+		if (!r)
+			r = pc_stream__emit(l->out, &s);
 	}
-	free(sb);
+	free(fr);
 	return r;
 }
 
@@ -435,18 +444,20 @@ static const char *default_unit(uint32_t source)
 	return source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER ? "ns" : "events";
 }
 
-int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
+int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *flt,
+		       const struct sym_opts *sym, const struct pc_stream *out, char *err,
 		       size_t errlen)
 {
 	struct loader *l = calloc(1, sizeof(*l));
 	struct pc_accounting *ac = &s->acct;
-	const struct pc_filter *flt = &o->filter;
 	int r;
 
 	if (!l)
 		return -ENOMEM;
 	l->set = s;
-	l->o = o;
+	l->flt = flt;
+	l->out = out;
+	l->want_addr = pc_stream__wants_addr(out);
 	l->tmin = UINT64_MAX;
 	/* STREAM: records are only used inside on_record (everything kept is
 	 * copied), and one read pass beats faulting in the mapping */
@@ -468,6 +479,9 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 	snprintf(ac->cmdline, sizeof(ac->cmdline), "%.511s", f->hdr.cmdline);
 	s->has_cpu = true;
 	s->has_process = !flt->no_process;
+	ac->has_pages = true;
+	ac->has_data_addr = f->hdr.config_flags & PMUPROF_CF_DATA_ADDR;
+	ac->has_code_page = f->hdr.config_flags & PMUPROF_CF_CODE_PAGE;
 
 	bool any = false;
 	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
@@ -517,7 +531,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 		r = -ENOENT;
 		goto out;
 	}
-	l->sym = sym__new(&o->sym);
+	l->sym = sym__new(sym);
 	if (!l->sym) {
 		r = -ENOMEM;
 		goto out;
@@ -572,18 +586,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 		pc_warn("%s: skipped %llu malformed sample record(s); first: %s", path,
 			(unsigned long long)l->bad, ac->first_skip);
 
-	r = symbolize_all(l);
-	if (!r && o->pagesize) {
-		const char *names[PMUPROF_MAX_EVENTS], *units[PMUPROF_MAX_EVENTS];
-		for (uint32_t i = 0; i < PMUPROF_MAX_EVENTS; i++) {
-			names[i] = l->agg[i] ? l->agg[i]->prof.event : NULL;
-			units[i] = l->agg[i] ? l->agg[i]->prof.unit : NULL;
-		}
-		r = pagesize_acc__summarize(o->pagesize, ps_resolve, l, path,
-					    f->hdr.config_flags & PMUPROF_CF_DATA_ADDR,
-					    f->hdr.config_flags & PMUPROF_CF_CODE_PAGE, names,
-					    units, PMUPROF_MAX_EVENTS);
-	}
+	r = emit_all(l);
 	if (!r)
 		r = pc_set__finish(s);
 	if (r)

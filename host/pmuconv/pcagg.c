@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+/* Builds the per-event profiles: name interning, the unique-stack table,
+ * per-CPU tallies, the pc_set of one input, and its stream consumer. */
 #include "pcagg.h"
 
 #include <errno.h>
@@ -282,6 +284,7 @@ struct pc_agg *pc_set__event(struct pc_set *s, const char *name)
 		return NULL;
 	snprintf(a->prof.event, sizeof(a->prof.event), "%s", name);
 	snprintf(a->prof.unit, sizeof(a->prof.unit), "samples");
+	a->index = (uint32_t)s->nr;
 	s->ev[s->nr++] = a;
 	return a;
 }
@@ -317,29 +320,56 @@ void pc_set__skip(struct pc_set *s, const char *fmt, ...)
 	}
 }
 
-/* ---- stack builder ------------------------------------------------------ */
+/* ---- the profile builder, a stream consumer ---------------------------- */
 
-int pc_stackbuf__commit(struct pc_stackbuf *b, struct pc_agg *a, int64_t process_id,
-			const struct pc_filter *f, uint64_t samples, uint64_t weight)
+int pc_set__consume(void *ctx, const struct pc_sample *s)
 {
-	uint32_t out[PC_MAX_FRAMES + 1];
-	uint32_t n = 0;
+	struct pc_set *set = ctx;
+	struct pc_agg *a = set->ev[s->event];
+	const struct pc_filter *f = set->filter;
 	int mode = f ? f->mode : PC_MODE_ALL;
+	uint32_t nr = s->nr < PC_MAX_FRAMES ? s->nr : PC_MAX_FRAMES, n = 0;
+	uint32_t ids[PC_MAX_FRAMES], out[PC_MAX_FRAMES + 1];
 	bool any = false;
+	int64_t id;
+	int r;
 
-	if (process_id >= 0 && !(f && f->no_process))
-		out[n++] = (uint32_t)process_id;
-	for (uint32_t i = b->nr; i-- > 0;) {
-		int k = b->kinds[i];
-		if (mode == PC_MODE_KERNEL_ONLY && k != PC_FRAME_KERNEL)
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct pc_frame *fr = &s->frames[i];
+		if ((id = pc_strtab__intern(&a->names, fr->name, fr->len, fr->kind)) < 0)
+			return (int)id;
+		ids[i] = (uint32_t)id;
+	}
+	if (s->comm && !(f && f->no_process)) {
+		id = s->comm_len
+			     ? pc_strtab__intern(&a->names, s->comm, s->comm_len, PC_FRAME_PROCESS)
+			     : pc_strtab__intern(&a->names, "[unknown]", 9, PC_FRAME_PROCESS);
+		if (id < 0)
+			return (int)id;
+		out[n++] = (uint32_t)id;
+	}
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t i = s->root_first ? k : nr - 1 - k;
+		if ((mode == PC_MODE_KERNEL_ONLY && !s->frames[i].kernel) ||
+		    (mode == PC_MODE_USER_ONLY && s->frames[i].kernel))
 			continue;
-		if (mode == PC_MODE_USER_ONLY && k == PC_FRAME_KERNEL)
-			continue;
-		out[n++] = b->ids[i];
+		out[n++] = ids[i];
 		any = true;
 	}
-	if (mode != PC_MODE_ALL && !any)
+	if (mode != PC_MODE_ALL && !any) {
+		set->acct.filtered += s->samples;
 		return 0;
-	int r = pc_agg__add(a, out, n, samples, weight);
-	return r ? r : 1;
+	}
+	if ((r = pc_agg__add(a, out, n, s->samples, s->weight)))
+		return r;
+	a->acct.kept += s->samples;
+	a->acct.weight += s->weight;
+	return 0;
+}
+
+void pc_set__stream(struct pc_set *s, const struct pc_filter *f, struct pc_stream *st)
+{
+	s->filter = f;
+	st->nr = 0;
+	pc_stream__add(st, (struct pc_consumer){.fn = pc_set__consume, .ctx = s});
 }
