@@ -106,16 +106,15 @@ struct loader {
 	struct symbolizer *sym;
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
 	bool want_addr; /* a consumer reads the address part: keep it in the raw key */
-	/* raw stacks: entries in an arena of u64 words, slots hold offset + 1 */
+	/* raw stacks: entries in an arena of u64 words, indexed by offset */
 	pc_stack_hash_fn hash;
 	uint64_t *raw;
 	size_t raw_nr, raw_cap;
-	size_t nr_ents;
-	uint32_t *slots; /* arena offset (u64 units) + 1; 4 bytes keep the table cache-dense */
-	size_t nslots;
+	struct pc_htab raw_index; /* hash -> arena offset (u64 units) */
 	/* address cache */
 	struct addr_ent *cache;
-	size_t cache_nr, cache_slots;
+	size_t cache_nr, cache_cap;
+	struct pc_htab cache_index; /* hash -> cache entry */
 	/* accounting */
 	uint64_t records, samples, lost, throttled, unthrottled, bad;
 	uint64_t tmin, tmax;
@@ -130,24 +129,9 @@ static inline struct raw_ent *raw_at(const struct loader *l, uint64_t off)
 	return (struct raw_ent *)(l->raw + off);
 }
 
-static int raw_rehash(struct loader *l, size_t n)
+static uint64_t raw_hash(const void *l, uint32_t off)
 {
-	uint32_t *sl = calloc(n, sizeof(*sl));
-
-	if (!sl)
-		return -ENOMEM;
-	for (size_t off = 0; off < l->raw_nr;) {
-		const struct raw_ent *e = raw_at(l, off);
-		size_t j = e->hash & (n - 1);
-		while (sl[j])
-			j = (j + 1) & (n - 1);
-		sl[j] = (uint32_t)(off + 1);
-		off += raw_words(e);
-	}
-	free(l->slots);
-	l->slots = sl;
-	l->nslots = n;
-	return 0;
+	return raw_at(l, off)->hash;
 }
 
 /* The hot path: one hash over the key and stack words, one compare on a
@@ -158,6 +142,7 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 {
 	uint64_t key[PC_STACK_KEY_WORDS], h, ip = pages ? s->ip : 0;
 	size_t j, n = (size_t)nk + nu;
+	struct pc_htab *t = &l->raw_index;
 
 	key[0] = (uint64_t)s->pid | (uint64_t)s->event << 32 | (uint64_t)flags << 48;
 	key[1] = (uint64_t)nk | (uint64_t)nu << 16 | (uint64_t)pages << 32;
@@ -166,8 +151,8 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 	if (pages)
 		h = pc_fmix(h ^ ip);
 
-	for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1)) {
-		struct raw_ent *e = raw_at(l, l->slots[j] - 1);
+	for (j = pc_htab__slot(t, h); t->slots[j]; j = pc_htab__next(t, j)) {
+		struct raw_ent *e = raw_at(l, t->slots[j] - 1);
 		if (e->hash == h && e->key[0] == key[0] && e->key[1] == key[1] &&
 		    e->key[2] == key[2] && e->key[3] == key[3] && e->ip == ip &&
 		    (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
@@ -176,12 +161,10 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 			return 0;
 		}
 	}
-	if (l->nr_ents + 1 > l->nslots / 2) {
-		if (raw_rehash(l, l->nslots * 2))
-			return -ENOMEM;
-		for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1))
-			;
-	}
+	if (pc_htab__reserve(t, 4096, raw_hash, l)) /* new stack: j is stale if it grew */
+		return -ENOMEM;
+	for (j = pc_htab__slot(t, h); t->slots[j]; j = pc_htab__next(t, j))
+		;
 	if (pc_grow((void **)&l->raw, &l->raw_cap, l->raw_nr + RAW_HDR_WORDS + n, sizeof(*l->raw)))
 		return -ENOMEM;
 	struct raw_ent *e = raw_at(l, l->raw_nr);
@@ -193,9 +176,8 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 	e->weight = w;
 	if (n)
 		memcpy(e->addrs, k, n * sizeof(*k));
-	l->slots[j] = (uint32_t)(l->raw_nr + 1);
+	pc_htab__set(t, j, (uint32_t)l->raw_nr);
 	l->raw_nr += RAW_HDR_WORDS + n;
-	l->nr_ents++;
 	return 0;
 }
 
@@ -330,26 +312,11 @@ static uint64_t addr_hash(int32_t pid, uint64_t addr, uint32_t adj)
 		pc_mix(pc_mix(PC_HASH_SEED, (uint64_t)(uint32_t)pid | (uint64_t)adj << 32), addr));
 }
 
-static int cache_grow(struct loader *l)
+static uint64_t cache_hash(const void *l, uint32_t i)
 {
-	size_t n = l->cache_slots ? l->cache_slots * 2 : 4096;
-	struct addr_ent *c = calloc(n, sizeof(*c));
+	const struct addr_ent *e = &((const struct loader *)l)->cache[i];
 
-	if (!c)
-		return -ENOMEM;
-	for (size_t i = 0; i < l->cache_slots; i++) {
-		struct addr_ent *e = &l->cache[i];
-		if (!e->name)
-			continue;
-		size_t j = addr_hash(e->pid, e->addr, e->adj) & (n - 1);
-		while (c[j].name)
-			j = (j + 1) & (n - 1);
-		c[j] = *e;
-	}
-	free(l->cache);
-	l->cache = c;
-	l->cache_slots = n;
-	return 0;
+	return addr_hash(e->pid, e->addr, e->adj);
 }
 
 /* Resolve (pid, addr) once. adj: a return address; look up addr - 1 so a
@@ -358,14 +325,19 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 				      uint32_t adj, uint64_t t)
 {
 	int32_t key = kernel ? -1 : pid;
+	struct pc_htab *ci = &l->cache_index;
+	struct addr_ent *e;
 	size_t j;
 
-	if (l->cache_nr + 1 > l->cache_slots / 2 && cache_grow(l))
+	if (pc_htab__reserve(ci, 4096, cache_hash, l) ||
+	    pc_grow((void **)&l->cache, &l->cache_cap, l->cache_nr + 1, sizeof(*l->cache)))
 		return NULL;
-	for (j = addr_hash(key, addr, adj) & (l->cache_slots - 1); l->cache[j].name;
-	     j = (j + 1) & (l->cache_slots - 1))
-		if (l->cache[j].pid == key && l->cache[j].addr == addr && l->cache[j].adj == adj)
-			return &l->cache[j];
+	for (j = pc_htab__slot(ci, addr_hash(key, addr, adj)); ci->slots[j];
+	     j = pc_htab__next(ci, j)) {
+		e = &l->cache[ci->slots[j] - 1];
+		if (e->pid == key && e->addr == addr && e->adj == adj)
+			return e;
+	}
 	uint64_t a = addr - adj;
 	struct sym_result r;
 	if (kernel) {
@@ -379,10 +351,11 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 		else
 			r = (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};
 	}
-	l->cache[j] = (struct addr_ent){
+	e = &l->cache[l->cache_nr];
+	*e = (struct addr_ent){
 		.pid = key, .adj = adj, .addr = addr, .name = r.name, .kind = r.kind};
-	l->cache_nr++;
-	return &l->cache[j];
+	pc_htab__set(ci, j, (uint32_t)l->cache_nr++);
+	return e;
 }
 
 /* Phase 2: every unique raw stack, symbolized, as one sample of the stream
@@ -541,7 +514,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	l->hash = pc_stack_hash_select();
 	l->filter_samples = flt->has_pid || flt->comm || flt->has_cpu;
 	l->weight_period = flt->weight == PC_WEIGHT_PERIOD;
-	if (raw_rehash(l, 4096)) {
+	if (pc_htab__grow(&l->raw_index, 4096, raw_hash, l)) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -604,7 +577,8 @@ out:
 	sym__free(l->sym);
 	pmufile__close(l->f);
 	free(l->raw);
-	free(l->slots);
+	pc_htab__free(&l->raw_index);
+	pc_htab__free(&l->cache_index);
 	free(l->cache);
 	free(l);
 	return r;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "hashtab.h"
 #include "sample.h"
 #include "util.h"
 
@@ -21,8 +22,7 @@ struct pc_strtab {
 	struct pc_name *names;
 	uint64_t *hashes;
 	size_t nr, cap;
-	uint32_t *slots; /* id + 1, 0 = empty */
-	size_t nslots;
+	struct pc_htab index; /* hash -> id */
 };
 /* Intern (s, len, kind); the stored name is escaped for folded output
  * (';' -> ':', control characters -> '?'). Returns the id or a negative errno. */
@@ -67,8 +67,7 @@ struct pc_agg {
 	struct pc_strtab names;
 	struct pc_stackent *ents;
 	size_t nr_ents, cap_ents;
-	uint32_t *slots; /* ent index + 1 */
-	size_t nslots;
+	struct pc_htab ents_index; /* hash -> ent */
 	uint32_t *pool;
 	size_t pool_nr, pool_cap;
 	struct pc_tally *cpus; /* indexed by cpu */

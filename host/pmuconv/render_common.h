@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "hashtab.h"
 #include "profile.h"
 #include "render.h"
 
@@ -93,9 +94,8 @@ struct rc_tree {
 	const struct pc_profile *p;
 	struct rc_node *n; /* n[0] is the root ("all") */
 	size_t nr, cap;
-	uint32_t *kid;	 /* children of node i: kid[n[i].kids .. + nr_kids) */
-	uint32_t *slots; /* (parent, name) -> node + 1, open addressing */
-	size_t nslots;
+	uint32_t *kid;	      /* children of node i: kid[n[i].kids .. + nr_kids) */
+	struct pc_htab index; /* (parent, name) -> node */
 	int by_samples;
 	uint64_t before_total_samples, before_total_weight; /* diff */
 	uint64_t before_unmatched; /* diff: value of `before` on paths absent here */

@@ -38,41 +38,28 @@ static uint64_t slot_hash(uint32_t parent, uint32_t name)
 	return pc_fmix(((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull + 1);
 }
 
-static int slots_grow(struct rc_tree *t)
+static uint64_t node_hash(const void *t, uint32_t i)
 {
-	size_t ns = t->nslots ? t->nslots * 2 : 1024;
-	uint32_t *s = calloc(ns, sizeof(*s));
+	const struct rc_node *n = &((const struct rc_tree *)t)->n[i];
 
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 1; i < t->nr; i++) { /* the root is never in the table */
-		size_t h = slot_hash(t->n[i].parent, t->n[i].name) & (ns - 1);
-		while (s[h])
-			h = (h + 1) & (ns - 1);
-		s[h] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = ns;
-	return 0;
+	return slot_hash(n->parent, n->name);
 }
 
 /* Find (parent, name), creating it when `create`; RC_NONE if absent or on
  * allocation failure (*err set). */
 static uint32_t child_of(struct rc_tree *t, uint32_t parent, uint32_t name, int create, int *err)
 {
+	struct pc_htab *x = &t->index; /* the root is never in it */
 	size_t h;
 
-	if (create && (t->nr + 1) * 2 > t->nslots && (*err = slots_grow(t)))
+	if (create && (*err = pc_htab__reserve(x, 1024, node_hash, t)))
 		return RC_NONE;
-	if (!t->nslots)
+	if (!x->nslots)
 		return RC_NONE;
-	h = slot_hash(parent, name) & (t->nslots - 1);
-	while (t->slots[h]) {
-		uint32_t i = t->slots[h] - 1;
+	for (h = pc_htab__slot(x, slot_hash(parent, name)); x->slots[h]; h = pc_htab__next(x, h)) {
+		uint32_t i = x->slots[h] - 1;
 		if (t->n[i].parent == parent && t->n[i].name == name)
 			return i;
-		h = (h + 1) & (t->nslots - 1);
 	}
 	if (!create)
 		return RC_NONE;
@@ -87,7 +74,7 @@ static uint32_t child_of(struct rc_tree *t, uint32_t parent, uint32_t name, int 
 	n->name = name;
 	n->parent = parent;
 	n->depth = t->n[parent].depth + 1;
-	t->slots[h] = (uint32_t)t->nr + 1;
+	pc_htab__set(x, h, (uint32_t)t->nr);
 	return (uint32_t)t->nr++;
 }
 
@@ -122,42 +109,45 @@ int rc_tree__build(struct rc_tree *t, const struct pc_profile *p, int by_samples
 	return 0;
 }
 
+static uint64_t name_hash(const void *p, uint32_t i)
+{
+	const char *s = ((const struct pc_profile *)p)->names[i].name;
+
+	return pc_hash_bytes(s, strlen(s), PC_HASH_SEED);
+}
+
+/* The slot of the name s in x (an index of p's names by string), or the
+ * empty slot where it would go. */
+static size_t name_slot(const struct pc_htab *x, const struct pc_profile *p, const char *s)
+{
+	size_t h = pc_htab__slot(x, pc_hash_bytes(s, strlen(s), PC_HASH_SEED));
+
+	while (x->slots[h] && strcmp(p->names[x->slots[h] - 1].name, s))
+		h = pc_htab__next(x, h);
+	return h;
+}
+
 int rc_tree__add_before(struct rc_tree *t, const struct pc_profile *b)
 {
 	const struct pc_profile *a = t->p;
-	size_t ns = 16;
-	uint32_t *slots, *map;
+	struct pc_htab x = {0};
+	size_t ns = 16, h;
+	uint32_t *map = malloc((b->nr_names ? b->nr_names : 1) * sizeof(*map));
 	int err = 0;
 
 	while (ns < a->nr_names * 2)
 		ns *= 2;
-	slots = calloc(ns, sizeof(*slots));
-	map = malloc((b->nr_names ? b->nr_names : 1) * sizeof(*map));
-	if (!slots || !map) {
-		free(slots);
+	if (!map || pc_htab__grow(&x, ns, name_hash, a)) {
 		free(map);
 		return -ENOMEM;
 	}
 	/* name string -> id in `after` (first id wins, ids are unique names) */
-	for (size_t i = 0; i < a->nr_names; i++) {
-		const char *s = a->names[i].name;
-		size_t h = pc_hash_bytes(s, strlen(s), PC_HASH_SEED) & (ns - 1);
-		while (slots[h] && strcmp(a->names[slots[h] - 1].name, s))
-			h = (h + 1) & (ns - 1);
-		if (!slots[h])
-			slots[h] = (uint32_t)i + 1;
-	}
+	for (size_t i = 0; i < a->nr_names; i++)
+		if (!x.slots[h = name_slot(&x, a, a->names[i].name)])
+			pc_htab__set(&x, h, (uint32_t)i);
 	for (size_t i = 0; i < b->nr_names; i++) {
-		const char *s = b->names[i].name;
-		size_t h = pc_hash_bytes(s, strlen(s), PC_HASH_SEED) & (ns - 1);
-		map[i] = RC_NONE;
-		while (slots[h]) {
-			if (!strcmp(a->names[slots[h] - 1].name, s)) {
-				map[i] = slots[h] - 1;
-				break;
-			}
-			h = (h + 1) & (ns - 1);
-		}
+		h = name_slot(&x, a, b->names[i].name);
+		map[i] = x.slots[h] ? x.slots[h] - 1 : RC_NONE;
 	}
 	t->before_total_samples = t->before_total_weight = t->before_unmatched = 0;
 	for (size_t si = 0; si < b->nr_stacks; si++) {
@@ -179,7 +169,7 @@ int rc_tree__add_before(struct rc_tree *t, const struct pc_profile *b)
 			t->n[cur].before_weight += st->weight;
 		}
 	}
-	free(slots);
+	pc_htab__free(&x);
 	free(map);
 	return 0;
 }
@@ -258,7 +248,7 @@ void rc_tree__free(struct rc_tree *t)
 		return;
 	free(t->n);
 	free(t->kid);
-	free(t->slots);
+	pc_htab__free(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
