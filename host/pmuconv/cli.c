@@ -27,6 +27,16 @@ enum {
 	LO_SVG,
 };
 
+/* optarg as a number in [min, max], or say what was wrong (usage error). */
+static int num_arg(const struct pc_cmd_help *cmd, const char *opt, const char *what, uint64_t min,
+		   uint64_t max, uint64_t *v)
+{
+	if (!pc_parse_u64(optarg, v) && *v >= min && *v <= max)
+		return 0;
+	fprintf(stderr, "pmuconv %s: %s wants %s, got '%s'\n", cmd->name, opt, what, optarg);
+	return 2;
+}
+
 int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		 const struct pc_cmd_help *cmd, int min_pos, int max_pos)
 {
@@ -84,32 +94,22 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 			break;
 		case 'p':
 			need = OPT_FILTER;
-			if (pc_parse_u64(optarg, &v) || v > INT32_MAX) {
-				fprintf(stderr, "pmuconv %s: --pid wants a process id, got '%s'\n",
-					cmd->name, optarg);
+			if (num_arg(cmd, "--pid", "a process id", 0, INT32_MAX, &v))
 				return 2;
-			}
 			f->has_pid = true;
 			f->pid = (int32_t)v;
 			break;
 		case 'C':
 			need = OPT_FILTER;
-			if (pc_parse_u64(optarg, &v) || v > 65535) {
-				fprintf(stderr, "pmuconv %s: --cpu wants a CPU number, got '%s'\n",
-					cmd->name, optarg);
+			if (num_arg(cmd, "--cpu", "a CPU number", 0, 65535, &v))
 				return 2;
-			}
 			f->has_cpu = true;
 			f->cpu = (uint32_t)v;
 			break;
 		case 'n':
 			need = OPT_TOP;
-			if (pc_parse_u64(optarg, &v) || !v) {
-				fprintf(stderr,
-					"pmuconv %s: --top wants a positive count, got '%s'\n",
-					cmd->name, optarg);
+			if (num_arg(cmd, "--top", "a positive count", 1, UINT64_MAX, &v))
 				return 2;
-			}
 			c->top = (size_t)v;
 			break;
 		case LO_WEIGHT:

@@ -79,8 +79,7 @@ int cmd_diff(int argc, char **argv)
 		r = 1;
 		goto done;
 	}
-	out = pc_cli_open_out(c.out);
-	if (!out) {
+	if (!(out = pc_cli_open_out(c.out))) {
 		r = 1;
 		goto done;
 	}
@@ -93,12 +92,9 @@ int cmd_diff(int argc, char **argv)
 		char sub[256], unit[96];
 		FILE *f = pc_cli_open_out(c.svg);
 		pc_render_opts(&ro, b, sub, sizeof(sub), unit, sizeof(unit));
-		if (!f) {
-			r = 1;
-			goto done;
-		}
-		r = pc_cli_close_rendered(f, c.svg,
-					  render_diff_flamegraph_svg(f, &a->prof, &b->prof, &ro));
+		r = f ? pc_cli_close_rendered(
+				f, c.svg, render_diff_flamegraph_svg(f, &a->prof, &b->prof, &ro))
+		      : 1;
 	}
 done:
 	free(rows);

@@ -40,11 +40,10 @@ int cmd_flamegraph(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s.svg", c.out, name);
 		pc_render_opts(&ro, s.ev[i], sub, sizeof(sub), unit, sizeof(unit));
 		ro.by_samples = c.load.filter.weight == PC_WEIGHT_SAMPLES;
-		if (!(f = pc_cli_open_out(path))) {
-			r = 1;
-			break;
-		}
-		r = pc_cli_close_rendered(f, path, render_flamegraph_svg(f, &s.ev[i]->prof, &ro));
+		f = pc_cli_open_out(path);
+		r = f ? pc_cli_close_rendered(f, path,
+					      render_flamegraph_svg(f, &s.ev[i]->prof, &ro))
+		      : 1;
 		if (!r && !pc_quiet)
 			fprintf(stderr, "pmuconv: wrote %s\n", path);
 	}

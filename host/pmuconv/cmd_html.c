@@ -57,11 +57,7 @@ int cmd_html(int argc, char **argv)
 				.top = c.top,
 				.pagesize = (ps && ps->has_data_addr) ? ps : NULL};
 	FILE *f = pc_cli_open_out(c.out);
-	if (!f) {
-		r = 1;
-		goto out;
-	}
-	r = pc_cli_close_rendered(f, c.out, render_html(f, &in));
+	r = f ? pc_cli_close_rendered(f, c.out, render_html(f, &in)) : 1;
 out:
 	if (reps)
 		for (size_t i = 0; i < s.nr; i++)

@@ -56,8 +56,7 @@ int cmd_pagesize(int argc, char **argv)
 		r = 1;
 		goto done;
 	}
-	out = pc_cli_open_out(c.out);
-	if (!out) {
+	if (!(out = pc_cli_open_out(c.out))) {
 		r = 1;
 		goto done;
 	}
@@ -65,11 +64,7 @@ int cmd_pagesize(int argc, char **argv)
 	r = pc_cli_close_out(out, c.out);
 	if (!r && c.svg && ps->has_data_addr) {
 		FILE *f = pc_cli_open_out(c.svg);
-		if (!f) {
-			r = 1;
-			goto done;
-		}
-		r = pc_cli_close_rendered(f, c.svg, render_pagesize_svg(f, ps));
+		r = f ? pc_cli_close_rendered(f, c.svg, render_pagesize_svg(f, ps)) : 1;
 	}
 done:
 	pagesize_summary__free(ps);

@@ -31,8 +31,7 @@ int cmd_report(int argc, char **argv)
 		return r == 1 ? 0 : 2;
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto done;
-	out = pc_cli_open_out(c.out);
-	if (!out) {
+	if (!(out = pc_cli_open_out(c.out))) {
 		r = 1;
 		goto done;
 	}

@@ -89,8 +89,7 @@ int diff_print(FILE *out, const char *const path[2], const struct pc_agg *const 
 		for (int k = 0; k < 2; k++) {
 			fprintf(out, k ? "},\n \"b\": {\"source\": " : "{\n \"a\": {\"source\": ");
 			pc_json_str(out, path[k]);
-			fprintf(out, ", \"event\": ");
-			pc_json_str(out, ev[k]->prof.event);
+			pc_json_kstr(out, ", \"event\": ", ev[k]->prof.event);
 			fprintf(out, ", \"samples\": %llu, \"total_weight\": %llu, \"weight\": ",
 				(unsigned long long)ev[k]->prof.total_samples,
 				(unsigned long long)ev[k]->prof.total_weight);

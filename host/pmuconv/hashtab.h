@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one open-addressing index behind pmuconv's tables (names, stacks, raw
- * stacks, the address cache, ELF files, flamegraph nodes). It maps a 64-bit
- * hash to item numbers of the caller's own array or arena and stores
- * neither keys nor hashes: 4 bytes a slot keep it cache-dense. Linear
- * probing in a power-of-two table at most half full, so a miss ends at an
- * empty slot after a few probes. The caller compares keys:
- *
- *	if ((r = pc_htab__reserve(&t, 4096, hash_of_item, ctx)))
- *		return r;
- *	for (j = pc_htab__slot(&t, h); t.slots[j]; j = pc_htab__next(&t, j))
- *		if (item t.slots[j] - 1 has the key)
- *			return it;
- *	pc_htab__set(&t, j, new_item);
+ * stacks, the address cache, ELF files, flamegraph nodes): hash -> item
+ * number in the caller's array or arena, 4 bytes a slot (cache-dense), no
+ * keys or hashes stored. Linear probing, power-of-two size, at most half
+ * full. Use: pc_htab__reserve(); probe from pc_htab__slot(h) with
+ * pc_htab__next() while slots[j] != 0, comparing item slots[j] - 1 with the
+ * key; on a miss pc_htab__set(j, new item).
  */
 #ifndef PMUCONV_HASHTAB_H
 #define PMUCONV_HASHTAB_H
@@ -26,8 +20,7 @@ struct pc_htab {
 	size_t nr;	 /* items set */
 };
 
-/* The hash of an item, to place it again when the table grows. */
-typedef uint64_t (*pc_htab_hash_fn)(const void *ctx, uint32_t item);
+typedef uint64_t (*pc_htab_hash_fn)(const void *ctx, uint32_t item); /* to re-place items */
 
 /* Room for one more item: grows (doubling, `first` slots the first time)
  * and re-places every item with hash(ctx, item). Slot numbers found before

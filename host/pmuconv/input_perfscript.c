@@ -182,16 +182,7 @@ static int push_frame(struct ps_state *st, const char *p, const char *e)
 				se--;
 		}
 	}
-	/* strip "+0xOFF" */
-	for (const char *x = se; x > sym; x--) {
-		if (x[-1] != '+')
-			continue;
-		uint64_t off;
-		if (se - x > 2 && x[0] == '0' && x[1] == 'x' && parse_hex_span(x, se, &off) &&
-		    x - 1 > sym)
-			se = x - 1;
-		break;
-	}
+	se = strip_offset(sym, se, true); /* "+0xOFF" */
 	const char *mod = dso ? kernel_dso_module(dso, dlen, &mlen) : NULL;
 	side = (mod || addr >= KERNEL_ADDR_MIN) ? PC_FRAME_KERNEL : PC_FRAME_USER;
 	if (st->nr >= PC_MAX_FRAMES)

@@ -183,16 +183,12 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 
 static uint32_t page_index(uint8_t p)
 {
-	switch (p) {
-	case PMUPROF_PAGE_4K:
-		return PS_4K;
-	case PMUPROF_PAGE_2M:
-		return PS_2M;
-	case PMUPROF_PAGE_1G:
-		return PS_1G;
-	default:
-		return PS_UNKNOWN;
-	}
+	static const uint8_t idx[] = {[PMUPROF_PAGE_UNKNOWN] = PS_UNKNOWN,
+				      [PMUPROF_PAGE_4K] = PS_4K,
+				      [PMUPROF_PAGE_2M] = PS_2M,
+				      [PMUPROF_PAGE_1G] = PS_1G};
+
+	return p < PC_ARRAY_SIZE(idx) ? idx[p] : PS_UNKNOWN;
 }
 
 static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)

@@ -76,14 +76,7 @@ static int stap_frame(struct stap_state *st, const char *p, const char *e)
 				se--;
 		}
 	}
-	/* strip "+0xOFF/0xSIZE" or "+0xOFF" */
-	for (const char *x = se; x > sym; x--) {
-		if (x[-1] != '+')
-			continue;
-		if (se - x > 2 && x[0] == '0' && x[1] == 'x' && x - 1 > sym)
-			se = x - 1;
-		break;
-	}
+	se = strip_offset(sym, se, false); /* "+0xOFF/0xSIZE" or "+0xOFF" */
 	bool kmod = mod && me - mod == 6 && !memcmp(mod, "kernel", 6);
 	side = (kmod || addr >= KERNEL_ADDR_MIN) ? PC_FRAME_KERNEL : PC_FRAME_USER;
 	if (se == sym || is_hex_span(sym, se)) {

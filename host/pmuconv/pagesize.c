@@ -206,6 +206,15 @@ static void print_split(FILE *out, const char *what, const struct ps_split *sp, 
 			(unsigned long long)sp->weight[p], pct(sp->weight[p], sp->total_weight));
 }
 
+static void print_top(FILE *out, const char *what, int p, const struct ps_top *t, size_t n,
+		      const struct ps_split *data)
+{
+	fprintf(out, "%s on %s data pages:\n", what, ps_page_names[p]);
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "  %7.2f%% %10llu  %s\n", pct(t[k].weight, data->weight[p]),
+			(unsigned long long)t[k].samples, t[k].name);
+}
+
 static void json_split(FILE *out, const struct ps_split *sp)
 {
 	fprintf(out, "{\"samples\": %llu, \"weight\": %llu", (unsigned long long)sp->total_samples,
@@ -243,16 +252,14 @@ static const char *const status_names[8] = {
 int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 {
 	if (json) {
-		fprintf(out, "{\n \"source\": ");
-		pc_json_str(out, s->source ? s->source : "");
+		pc_json_kstr(out, "{\n \"source\": ", s->source ? s->source : "");
 		fprintf(out, ",\n \"has_data_addr\": %s,\n \"has_code_page\": %s,\n \"events\": [",
 			s->has_data_addr ? "true" : "false", s->has_code_page ? "true" : "false");
 		for (size_t i = 0; i < s->nr_events; i++) {
 			const struct ps_event *e = &s->events[i];
 			fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
 			pc_json_str(out, e->event);
-			fprintf(out, ", \"unit\": ");
-			pc_json_str(out, e->unit);
+			pc_json_kstr(out, ", \"unit\": ", e->unit);
 			fprintf(out,
 				",\n   \"samples\": %llu, \"with_addr\": %llu, \"no_data_access\": "
 				"%llu,\n   \"addr_status\": {",
@@ -314,18 +321,10 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 		for (int p = 0; p < PS__NR; p++) {
 			if (!e->nr_top_syms[p])
 				continue;
-			fprintf(out, "\nTop symbols on %s data pages:\n", ps_page_names[p]);
-			for (size_t k = 0; k < e->nr_top_syms[p]; k++)
-				fprintf(out, "  %7.2f%% %10llu  %s\n",
-					pct(e->top_syms[p][k].weight, e->data.weight[p]),
-					(unsigned long long)e->top_syms[p][k].samples,
-					e->top_syms[p][k].name);
-			fprintf(out, "Top processes on %s data pages:\n", ps_page_names[p]);
-			for (size_t k = 0; k < e->nr_top_procs[p]; k++)
-				fprintf(out, "  %7.2f%% %10llu  %s\n",
-					pct(e->top_procs[p][k].weight, e->data.weight[p]),
-					(unsigned long long)e->top_procs[p][k].samples,
-					e->top_procs[p][k].name);
+			print_top(out, "\nTop symbols", p, e->top_syms[p], e->nr_top_syms[p],
+				  &e->data);
+			print_top(out, "Top processes", p, e->top_procs[p], e->nr_top_procs[p],
+				  &e->data);
 		}
 	}
 	return ferror(out) ? -EIO : 0;

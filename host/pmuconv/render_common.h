@@ -65,6 +65,8 @@ char *rc_fmt_coord(char *buf, double v);
 struct rc_rgb {
 	uint8_t r, g, b;
 };
+/* CSS class of a frame kind (enum pc_frame_kind): "u", "k", "x", "p". */
+const char *rc_kind_class(int kind);
 /* FNV-1a 32-bit over the name's bytes: the colour's only source of variety,
  * so the same name gets the same colour in every graph and every run. */
 uint32_t rc_hash_name(const char *s);
@@ -142,18 +144,13 @@ int rc_flamegraph_write(FILE *out, struct rc_tree *t, const struct rc_svg_opts *
  * Returns 0 or a negative errno. */
 int rc_pagesize_write(FILE *out, const struct pagesize_summary *s, int standalone);
 
-/* ---- assets (render_assets.c embeds the files at build time) -----------
- * rc_flame_js (flame.js): the interactive script shared by standalone SVGs
- * and the HTML page; defines pmuFlame(svgElement), which reads everything
- * from the SVG it is given: frames are the <g class="f ..."> elements in
- * preorder (a frame's subtree is the `size` frames from it on), each with a
- * <title> whose first line is the name, a data-v value (the width metric)
- * and a <rect>. Names are only ever put back into the document through
- * textContent, never as markup. Contains neither "]]>" nor "</", so it can
- * sit in a CDATA section (SVG, XHTML) and in an HTML <script> unchanged.
- * rc_flame_css (flame.css): classes of flamegraph SVGs (also in the HTML
- * page's <style>); rc_report_css (report.css): the HTML page;
- * rc_pagesize_css (pagesize.css): the page-size chart. */
+/* ---- assets: flame.js, flame.css, report.css, pagesize.css ------------
+ * rc_flame_js defines pmuFlame(svgElement) for standalone SVGs and the HTML
+ * page. It reads everything from the SVG: frames are the <g class="f ...">
+ * elements in preorder (a frame's subtree is the `size` frames from it on),
+ * each with a <title> whose first line is the name, a data-v value and a
+ * <rect>; names go back into the document only as textContent. Neither it
+ * nor the CSS contains "]]>" or "</" (CDATA sections, HTML <script>). */
 extern const char rc_flame_js[], rc_flame_css[], rc_report_css[], rc_pagesize_css[];
 
 #endif

@@ -266,20 +266,6 @@ struct fg_ctx {
 	uint64_t total, before_total;
 };
 
-static const char *kind_class(int kind)
-{
-	switch (kind) {
-	case PC_FRAME_KERNEL:
-		return "k";
-	case PC_FRAME_UNKNOWN:
-		return "x";
-	case PC_FRAME_PROCESS:
-		return "p";
-	default:
-		return "u";
-	}
-}
-
 static const char *unit_of(const struct render_opts *ro, const struct rc_tree *t)
 {
 	if (t->by_samples)
@@ -366,7 +352,7 @@ static int write_frame(struct fg_ctx *c, uint32_t i)
 		col = (struct rc_rgb){200, 200, 200};
 	else
 		col = rc_frame_color(kind, name);
-	fprintf(o, "<g class=\"f %s\" data-v=\"%llu\"><title>", i ? kind_class(kind) : "r",
+	fprintf(o, "<g class=\"f %s\" data-v=\"%llu\"><title>", i ? rc_kind_class(kind) : "r",
 		(unsigned long long)v);
 	rc_esc(o, name);
 	if (c->so->diff) {

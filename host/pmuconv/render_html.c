@@ -32,34 +32,14 @@ static void kv(FILE *o, const char *key, const char *val)
 	fputs("</tr>\n", o);
 }
 
-static const char *source_name(uint32_t src)
+static const char *source_name(uint32_t src) /* "" if unknown */
 {
-	switch (src) {
-	case PMUPROF_SOURCE_PMU:
-		return "PMU overflow";
-	case PMUPROF_SOURCE_NMI_IPI:
-		return "NMI-IPI timer";
-	case PMUPROF_SOURCE_TIMER:
-		return "timer interrupt";
-	case PMUPROF_SOURCE_PEBS:
-		return "PEBS";
-	default:
-		return "";
-	}
-}
+	static const char *const names[PC_NR_SOURCES] = {[PMUPROF_SOURCE_PMU] = "PMU overflow",
+							 [PMUPROF_SOURCE_NMI_IPI] = "NMI-IPI timer",
+							 [PMUPROF_SOURCE_TIMER] = "timer interrupt",
+							 [PMUPROF_SOURCE_PEBS] = "PEBS"};
 
-static const char *kind_class(int kind)
-{
-	switch (kind) {
-	case PC_FRAME_KERNEL:
-		return "k";
-	case PC_FRAME_UNKNOWN:
-		return "x";
-	case PC_FRAME_PROCESS:
-		return "p";
-	default:
-		return "u";
-	}
+	return src < PC_NR_SOURCES && names[src] ? names[src] : "";
 }
 
 static void accounting(FILE *o, const struct pc_set *s)
@@ -184,7 +164,7 @@ static void func_table(FILE *o, const struct pc_report_event *r, size_t top, int
 			fprintf(o, "<td class=\"n\">%s</td>", rc_fmt_u64(b3, w));
 		fprintf(o,
 			"<td class=\"n\">%s</td><td class=\"fn\"><span class=\"kind %s\"></span>",
-			rc_fmt_pct(b1, other, p->total_weight), kind_class(f->kind));
+			rc_fmt_pct(b1, other, p->total_weight), rc_kind_class(f->kind));
 		rc_esc(o, f->name);
 		fputs("</td></tr>\n", o);
 	}

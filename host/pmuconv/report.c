@@ -181,20 +181,14 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static const char *source_name(uint32_t src)
+static const char *source_name(uint32_t src) /* NULL if unknown */
 {
-	switch (src) {
-	case PMUPROF_SOURCE_PMU:
-		return "pmu";
-	case PMUPROF_SOURCE_NMI_IPI:
-		return "nmi-ipi";
-	case PMUPROF_SOURCE_TIMER:
-		return "timer";
-	case PMUPROF_SOURCE_PEBS:
-		return "pebs";
-	default:
-		return NULL;
-	}
+	static const char *const names[PC_NR_SOURCES] = {[PMUPROF_SOURCE_PMU] = "pmu",
+							 [PMUPROF_SOURCE_NMI_IPI] = "nmi-ipi",
+							 [PMUPROF_SOURCE_TIMER] = "timer",
+							 [PMUPROF_SOURCE_PEBS] = "pebs"};
+
+	return src < PC_NR_SOURCES ? names[src] : NULL;
 }
 
 /* Sources that delivered this event's samples, when more than one did. */
@@ -380,8 +374,7 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 static void json_groups(FILE *out, const char *key, const struct pc_group_row *g, size_t n,
 			size_t top, const struct pc_agg *a, bool avail)
 {
-	fprintf(out, ",\n   ");
-	pc_json_str(out, key);
+	pc_json_kstr(out, ",\n   ", key);
 	if (!avail) {
 		fprintf(out, ": null");
 		return;
@@ -405,8 +398,7 @@ static const char *kind_name(int k)
 
 static void json_func(FILE *out, const struct pc_func_row *f, const struct pc_agg *a)
 {
-	fprintf(out, "{\"name\": ");
-	pc_json_str(out, f->name);
+	pc_json_kstr(out, "{\"name\": ", f->name);
 	fprintf(out,
 		", \"kind\": \"%s\", \"self_samples\": %llu, \"self_weight\": %llu, "
 		"\"self_percent\": %.4f, \"total_samples\": %llu, \"total_weight\": %llu, "
@@ -421,15 +413,11 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 {
 	const struct pc_accounting *ac = &s->acct;
 
-	fprintf(out, "{\n \"source\": ");
-	pc_json_str(out, ac->source);
-	fprintf(out, ",\n \"format\": ");
-	pc_json_str(out, ac->format ? ac->format : "");
+	pc_json_kstr(out, "{\n \"source\": ", ac->source);
+	pc_json_kstr(out, ",\n \"format\": ", ac->format ? ac->format : "");
 	fprintf(out, ",\n \"format_version\": %u", ac->version);
-	fprintf(out, ",\n \"hostname\": ");
-	pc_json_str(out, ac->hostname);
-	fprintf(out, ",\n \"kernel\": ");
-	pc_json_str(out, ac->kernel);
+	pc_json_kstr(out, ",\n \"hostname\": ", ac->hostname);
+	pc_json_kstr(out, ",\n \"kernel\": ", ac->kernel);
 	if (ac->has_time)
 		fprintf(out, ",\n \"duration_ns\": %llu", (unsigned long long)ac->duration_ns);
 	else
@@ -450,8 +438,7 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
 	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
 	if (ac->truncated) {
-		fprintf(out, ",\n \"damage\": ");
-		pc_json_str(out, ac->damage);
+		pc_json_kstr(out, ",\n \"damage\": ", ac->damage);
 	}
 	fprintf(out, ",\n \"events\": [");
 	for (size_t i = 0; i < s->nr; i++) {
@@ -460,10 +447,9 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		char ub[96];
 		fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
 		pc_json_str(out, a->prof.event);
-		fprintf(out, ",\n   \"unit\": ");
-		pc_json_str(out, a->acct.weight_is_period ? a->prof.unit : "samples");
-		fprintf(out, ",\n   \"weight\": ");
-		pc_json_str(out, pc_unit_label(a, ub, sizeof(ub)));
+		pc_json_kstr(out, ",\n   \"unit\": ",
+			     a->acct.weight_is_period ? a->prof.unit : "samples");
+		pc_json_kstr(out, ",\n   \"weight\": ", pc_unit_label(a, ub, sizeof(ub)));
 		const char *src = source_name(a->acct.source);
 		fprintf(out, ",\n   \"source\": ");
 		if (src)

@@ -2,12 +2,10 @@
 /*
  * The sample stream: what every input produces and every consumer reads the
  * same way. An input announces its events in a pc_set (pcagg.h), then emits
- * one struct pc_sample per sample or per group of identical samples (the
- * native input merges samples with the same raw stack before symbolizing
- * them, so `samples` may exceed 1). Consumers: the profile builder
- * (pc_set__consume, pcagg.c) and the page-size accumulator (pagesize.c).
- * Inputs apply --pid/--comm/--cpu and keep the accounting header (per-event
- * and per-CPU tallies); consumers apply what depends on the stack or mode.
+ * a pc_sample per sample or per group of identical ones (the native input
+ * merges equal raw stacks before symbolizing). Consumers: the profile
+ * builder (pcagg.c) and the page-size accumulator (pagesize.c). Inputs
+ * apply --pid/--comm/--cpu and keep the accounting (per-event, per-CPU).
  */
 #ifndef PMUCONV_SAMPLE_H
 #define PMUCONV_SAMPLE_H
@@ -73,20 +71,20 @@ static inline void pc_stream__add(struct pc_stream *st, struct pc_consumer c)
 
 static inline bool pc_stream__wants_addr(const struct pc_stream *st)
 {
+	bool w = false;
+
 	for (size_t i = 0; i < st->nr; i++)
-		if (st->to[i].wants_addr)
-			return true;
-	return false;
+		w |= st->to[i].wants_addr;
+	return w;
 }
 
 static inline int pc_stream__emit(const struct pc_stream *st, const struct pc_sample *s)
 {
-	for (size_t i = 0; i < st->nr; i++) {
-		int r = st->to[i].fn(st->to[i].ctx, s);
-		if (r)
-			return r;
-	}
-	return 0;
+	int r = 0;
+
+	for (size_t i = 0; i < st->nr && !r; i++)
+		r = st->to[i].fn(st->to[i].ctx, s);
+	return r;
 }
 
 #endif

@@ -2,6 +2,7 @@
 #include "symbolize.h"
 #include "hashtab.h"
 #include "profile.h"
+#include "textparse.h"
 #include "util.h"
 
 #include <errno.h>
@@ -621,14 +622,8 @@ long sym__load_kallsyms(struct symbolizer *s, const char *text, size_t len)
 		int digits = 0;
 		p = nl ? nl + 1 : end;
 		while (q < le && digits < 17) {
-			int c = (unsigned char)*q, d;
-			if (c >= '0' && c <= '9')
-				d = c - '0';
-			else if (c >= 'a' && c <= 'f')
-				d = c - 'a' + 10;
-			else if (c >= 'A' && c <= 'F')
-				d = c - 'A' + 10;
-			else
+			int d = hex_digit((unsigned char)*q);
+			if (d < 0)
 				break;
 			addr = addr << 4 | (uint64_t)d;
 			q++;

@@ -124,6 +124,11 @@ void pc_input_buf__close(struct pc_input_buf *b);
 /* Strings */
 int pc_parse_u64(const char *s, uint64_t *out);
 void pc_json_str(FILE *f, const char *s); /* quoted, escaped JSON string */
+static inline void pc_json_kstr(FILE *f, const char *prefix, const char *s) /* prefix, then s */
+{
+	fputs(prefix, f);
+	pc_json_str(f, s);
+}
 const char *pc_basename(const char *path);
 /* Replace characters that break a file name ("/", control) for per-event files. */
 void pc_safe_filename(char *dst, size_t len, const char *src);
