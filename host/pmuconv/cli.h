@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What every subcommand shares: option parsing, loading inputs, opening outputs. */
+/* What every subcommand shares (option parsing, loading inputs, opening
+ * outputs), and the subcommands' entry points (cmd_<name>.c) for main.c. */
 #ifndef PMUCONV_CLI_H
 #define PMUCONV_CLI_H
 
@@ -70,5 +71,12 @@ int pc_cli_close_rendered(FILE *f, const char *path, int err);
 int pc_cli_not_built(const char *what);
 /* mkdir -p for one level (an existing directory is fine); 0 or exit code 1. */
 int pc_cli_mkdir(const char *dir);
+
+int cmd_folded(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_pagesize(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 #endif

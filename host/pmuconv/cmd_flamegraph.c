@@ -4,8 +4,6 @@
 #include "render.h"
 #include "report.h"
 
-#include <stdlib.h>
-
 static const struct pc_cmd_help help = {
 	"flamegraph",
 	"usage: pmuconv flamegraph FILE -o DIR [-e EVENT] [options]\n"

@@ -4,8 +4,6 @@
 #include "folded.h"
 #include "report.h"
 
-#include <stdlib.h>
-
 static const struct pc_cmd_help help = {
 	"folded", "usage: pmuconv folded FILE [-e EVENT] [-o OUT] [options]\n"
 		  "Write folded stacks (root;...;leaf COUNT, root first; the root is the process\n"

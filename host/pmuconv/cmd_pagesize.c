@@ -5,8 +5,6 @@
 #include "pagesize.h"
 #include "render.h"
 
-#include <stdlib.h>
-
 static const struct pc_cmd_help help = {
 	"pagesize",
 	"usage: pmuconv pagesize FILE [--json] [-o OUT] [--svg FILE] [options]\n"

@@ -3,8 +3,6 @@
 #include "cli.h"
 #include "report.h"
 
-#include <stdlib.h>
-
 static const struct pc_cmd_help help = {
 	"report",
 	"usage: pmuconv report FILE [--json] [--top N] [options]\n"

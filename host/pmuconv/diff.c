@@ -25,11 +25,6 @@ static int cmp_row(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-static double share(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 /* Join the two function tables by (name, kind). Both are small relative
  * to samples; a sort-merge keeps this O(n log n). */
 static int cmp_func_name(const void *pa, const void *pb)
@@ -60,14 +55,14 @@ int diff_rows(const struct pc_report_event *ra, const struct pc_report_event *rb
 		if (c <= 0) {
 			d->name = a[i].name;
 			d->kind = a[i].kind;
-			d->self_a = share(a[i].self_weight, ta);
-			d->total_a = share(a[i].total_weight, ta);
+			d->self_a = pc_pct(a[i].self_weight, ta);
+			d->total_a = pc_pct(a[i].total_weight, ta);
 		}
 		if (c >= 0) {
 			d->name = b[j].name;
 			d->kind = b[j].kind;
-			d->self_b = share(b[j].self_weight, tb);
-			d->total_b = share(b[j].total_weight, tb);
+			d->self_b = pc_pct(b[j].self_weight, tb);
+			d->total_b = pc_pct(b[j].total_weight, tb);
 		}
 		if (c <= 0)
 			i++;

@@ -31,6 +31,5 @@ int pc_htab__grow(struct pc_htab *t, size_t first, pc_htab_hash_fn hash, const v
 void pc_htab__free(struct pc_htab *t)
 {
 	free(t->slots);
-	t->slots = NULL;
-	t->nslots = t->nr = 0;
+	*t = (struct pc_htab){0};
 }

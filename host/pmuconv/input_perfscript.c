@@ -212,20 +212,16 @@ static int push_frame(struct ps_state *st, const char *p, const char *e)
 
 static int end_sample(struct ps_state *st)
 {
-	struct pc_sample s = {
-		.event = st->agg ? st->agg->index : 0,
-		.samples = 1,
-		.weight = (st->f->weight == PC_WEIGHT_PERIOD && st->has_period) ? st->period : 1,
-		.frames = st->fr,
-		.nr = st->nr,
-		.comm = st->comm,
-		.comm_len = (uint32_t)st->comm_len};
+	struct pc_sample s = {.samples = 1, .frames = st->fr, .nr = st->nr, .comm = st->comm};
 
 	if (!st->active)
 		return 0;
 	st->active = false;
 	if (st->drop)
 		return 0;
+	s.event = st->agg->index;
+	s.comm_len = (uint32_t)st->comm_len;
+	s.weight = st->f->weight == PC_WEIGHT_PERIOD && st->has_period ? st->period : 1;
 	return pc_stream__emit(st->out, &s);
 }
 

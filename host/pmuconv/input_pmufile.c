@@ -13,8 +13,8 @@
  *  2. symbolize each unique raw stack: every distinct (pid, address) is
  *     resolved once through a cache (recorded maps -> binary + file offset
  *     -> ELF symbol; kernel via kallsyms/vmlinux), then the symbolic stack is
- *     added to its event's profile (where different raw stacks that resolve
- *     to the same functions merge).
+ *     emitted as one stream sample carrying its count (the profile builder
+ *     merges raw stacks that resolve to the same functions).
  *
  * The raw stack keeps the time of its first sample for the maps lookup: a
  * process that exec()s during the recording and reuses an identical raw
@@ -371,17 +371,15 @@ static int emit_all(struct loader *l)
 		const uint64_t *k = e->addrs;
 		char comm[16];
 		memcpy(comm, &e->key[2], sizeof(comm));
-		struct pc_sample s = {.event = l->agg[raw_event(e)]->index,
-				      .samples = e->samples,
-				      .weight = e->weight,
-				      .frames = fr,
-				      .comm = comm,
-				      .comm_len = (uint32_t)strnlen(comm, sizeof(comm)),
-				      .kernel_mode = (e->key[0] >> 48) & KMODE,
-				      .has_addr = pages & 1,
-				      .addr_status = (pages >> 1) & 7,
-				      .code_page = (uint8_t)(pages >> 8),
-				      .data_page = (uint8_t)(pages >> 16)};
+		struct pc_sample s = {.samples = e->samples, .weight = e->weight, .frames = fr};
+		s.event = l->agg[raw_event(e)]->index;
+		s.comm = comm;
+		s.comm_len = (uint32_t)strnlen(comm, sizeof(comm));
+		s.kernel_mode = (e->key[0] >> 48) & KMODE;
+		s.has_addr = pages & 1; /* raw_pages() */
+		s.addr_status = (pages >> 1) & 7;
+		s.code_page = (uint8_t)(pages >> 8);
+		s.data_page = (uint8_t)(pages >> 16);
 		for (uint32_t x = 0; x < nk + nu && s.nr < PC_MAX_FRAMES; x++) {
 			/* a user address in the kernel half is bogus (fault mid-walk) */
 			int kern = x < nk || k[x] >= KERNEL_ADDR_MIN;
@@ -426,7 +424,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	l->set = s;
 	l->flt = flt;
 	l->out = out;
-	l->want_addr = pc_stream__wants_addr(out);
+	l->want_addr = out->wants_addr;
 	l->tmin = UINT64_MAX;
 	/* STREAM: records are only used inside on_record (everything kept is
 	 * copied), and one read pass beats faulting in the mapping */

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * The input parsers (input_*.c), called by pc_load() (input.c) and the
- * tests. Each announces its events in s, fills s->acct, and emits its
- * samples to `out` (sample.h); text parsers never fail on bad lines, they
- * count them in s->acct.skipped (and remember the first) so callers can be
- * loud. --pid/--comm/--cpu (f) are applied here; `out` applies the rest.
- */
+/* The input parsers (input_*.c), for pc_load() and the tests: each announces
+ * its events in s, fills s->acct, applies --pid/--comm/--cpu (f) and emits
+ * its samples to `out`. Text parsers count bad lines in s->acct.skipped. */
 #ifndef PMUCONV_INPUTS_H
 #define PMUCONV_INPUTS_H
 

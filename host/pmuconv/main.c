@@ -6,12 +6,7 @@
  * subcommand table and dispatches; each cmd_<name>.c parses its own options
  * and wires its pipeline.
  */
-#include "cmds.h"
-
-#include <stdio.h>
-#include <string.h>
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "cli.h"
 
 static const struct pc_cmd {
 	const char *name;
@@ -28,7 +23,7 @@ static const struct pc_cmd {
 
 static const struct pc_cmd *find_cmd(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+	for (size_t i = 0; i < PC_ARRAY_SIZE(cmds); i++)
 		if (!strcmp(cmds[i].name, name))
 			return &cmds[i];
 	return NULL;
@@ -37,7 +32,7 @@ static const struct pc_cmd *find_cmd(const char *name)
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: pmuconv COMMAND [options] FILE...\n\ncommands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+	for (size_t i = 0; i < PC_ARRAY_SIZE(cmds); i++)
 		fprintf(out, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out, "\n'pmuconv COMMAND --help' for the options of a command; see pmuconv(1).\n");
 }

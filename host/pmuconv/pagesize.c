@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* `pmuconv pagesize`: data and code page-size shares per event. */
+/* The page-size consumer of the sample stream: data and code page-size
+ * shares per event, the top symbols and processes, and their text/JSON. */
 #include "pagesize.h"
 #include "pcagg.h"
 #include "util.h"
@@ -81,13 +82,9 @@ int pagesize_acc__consume(void *ctx, const struct pc_sample *s)
 	if (pc_grow((void **)&a->ents, &a->cap, a->nr + 1, sizeof(*a->ents)))
 		return -ENOMEM;
 	e = &a->ents[a->nr];
-	*e = (struct ps_ent){.sym = pc_arena__strndup(&a->names, s->ip_name, strlen(s->ip_name)),
-			     .comm = pc_arena__strndup(&a->names, s->comm ? s->comm : "",
-						       s->comm ? s->comm_len : 0),
-			     .event = s->event,
-			     .page = s->data_page,
-			     .samples = s->samples,
-			     .weight = s->weight};
+	*e = (struct ps_ent){NULL, NULL, s->event, s->data_page, s->samples, s->weight};
+	e->sym = pc_arena__strndup(&a->names, s->ip_name, strlen(s->ip_name));
+	e->comm = pc_arena__strndup(&a->names, s->comm ? s->comm : "", s->comm_len);
 	if (!e->sym || !e->comm)
 		return -ENOMEM;
 	a->nr++;
@@ -192,18 +189,14 @@ void pagesize_summary__free(struct pagesize_summary *s)
 	free(s);
 }
 
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
 static void print_split(FILE *out, const char *what, const struct ps_split *sp, const char *unit)
 {
 	fprintf(out, "  %-9s %10s %8s %16s %8s\n", what, "samples", "share", unit, "share");
 	for (int p = 0; p < PS__NR; p++)
 		fprintf(out, "  %-9s %10llu %7.2f%% %16llu %7.2f%%\n", ps_page_names[p],
-			(unsigned long long)sp->samples[p], pct(sp->samples[p], sp->total_samples),
-			(unsigned long long)sp->weight[p], pct(sp->weight[p], sp->total_weight));
+			(unsigned long long)sp->samples[p],
+			pc_pct(sp->samples[p], sp->total_samples),
+			(unsigned long long)sp->weight[p], pc_pct(sp->weight[p], sp->total_weight));
 }
 
 static void print_top(FILE *out, const char *what, int p, const struct ps_top *t, size_t n,
@@ -211,7 +204,7 @@ static void print_top(FILE *out, const char *what, int p, const struct ps_top *t
 {
 	fprintf(out, "%s on %s data pages:\n", what, ps_page_names[p]);
 	for (size_t k = 0; k < n; k++)
-		fprintf(out, "  %7.2f%% %10llu  %s\n", pct(t[k].weight, data->weight[p]),
+		fprintf(out, "  %7.2f%% %10llu  %s\n", pc_pct(t[k].weight, data->weight[p]),
 			(unsigned long long)t[k].samples, t[k].name);
 }
 
@@ -224,8 +217,9 @@ static void json_split(FILE *out, const struct ps_split *sp)
 			", \"%s\": {\"samples\": %llu, \"weight\": %llu, \"samples_percent\": "
 			"%.4f, \"weight_percent\": %.4f}",
 			ps_page_names[p], (unsigned long long)sp->samples[p],
-			(unsigned long long)sp->weight[p], pct(sp->samples[p], sp->total_samples),
-			pct(sp->weight[p], sp->total_weight));
+			(unsigned long long)sp->weight[p],
+			pc_pct(sp->samples[p], sp->total_samples),
+			pc_pct(sp->weight[p], sp->total_weight));
 	fprintf(out, "}");
 }
 

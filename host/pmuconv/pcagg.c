@@ -337,6 +337,6 @@ int pc_set__consume(void *ctx, const struct pc_sample *s)
 void pc_set__stream(struct pc_set *s, const struct pc_filter *f, struct pc_stream *st)
 {
 	s->filter = f;
-	st->nr = 0;
+	*st = (struct pc_stream){0};
 	pc_stream__add(st, (struct pc_consumer){.fn = pc_set__consume, .ctx = s});
 }

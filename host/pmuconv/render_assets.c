@@ -1,12 +1,6 @@
 // SPDX-License-Identifier: MIT
-/*
- * The renderers' script and style sheets, kept as real files beside the
- * sources (flame.js, flame.css, report.css, pagesize.css) so they can be
- * read, linted and tested as JavaScript and CSS, and embedded here at build
- * time with the assembler's .incbin as NUL-terminated strings. build.mk
- * makes this object depend on the files and adds the tree's top to the
- * assembler's search path.
- */
+/* Embeds the renderers' script and style sheets (real .js/.css files beside
+ * the sources) as NUL-terminated strings with .incbin; see build.mk. */
 #include "render_common.h"
 
 #define RC_EMBED(sym, file)                                                                        \

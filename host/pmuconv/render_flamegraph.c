@@ -273,15 +273,10 @@ static const char *unit_of(const struct render_opts *ro, const struct rc_tree *t
 	return ro->unit_label ? ro->unit_label : "weight";
 }
 
-static double share_pp(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0.0;
-}
-
 static double node_delta(const struct fg_ctx *c, const struct rc_node *n)
 {
-	double d = share_pp(rc_node_value(c->t, n), c->total) -
-		   share_pp(rc_node_before(c->t, n), c->before_total);
+	double d = pc_pct(rc_node_value(c->t, n), c->total) -
+		   pc_pct(rc_node_before(c->t, n), c->before_total);
 	return (d < 1e-9 && d > -1e-9) ? 0 : d;
 }
 

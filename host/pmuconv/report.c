@@ -176,11 +176,6 @@ void pc_render_opts(struct render_opts *ro, const struct pc_agg *a, char *sub, s
 	ro->subtitle = sub;
 }
 
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 static const char *source_name(uint32_t src) /* NULL if unknown */
 {
 	static const char *const names[PC_NR_SOURCES] = {[PMUPROF_SOURCE_PMU] = "pmu",
@@ -218,7 +213,7 @@ static void print_sources(FILE *out, const struct pc_agg *a)
 			continue;
 		fprintf(out, "%s %s %llu (%.1f %%)", sep, name ? name : "unknown",
 			(unsigned long long)a->acct.by_source[i],
-			pct(a->acct.by_source[i], a->acct.samples));
+			pc_pct(a->acct.by_source[i], a->acct.samples));
 		sep = ",";
 	}
 	fprintf(out, "\n");
@@ -264,7 +259,7 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 	fprintf(out, "\n");
 	if (ac->has_lost)
 		fprintf(out, "lost:       %llu (%.2f%% of %llu captured)\n",
-			(unsigned long long)ac->lost, pct(ac->lost, ac->lost + ac->samples),
+			(unsigned long long)ac->lost, pc_pct(ac->lost, ac->lost + ac->samples),
 			(unsigned long long)(ac->lost + ac->samples));
 	else
 		fprintf(out, "lost:       unknown (not recorded in %s input)\n",
@@ -320,7 +315,7 @@ static void print_groups(FILE *out, const char *title, const struct pc_group_row
 	fprintf(out, "\n%s:\n  %7s %10s %16s  %s\n", title, "share", "samples", "est.count",
 		"name");
 	for (size_t i = 0; i < n && i < top; i++)
-		fprintf(out, "  %6.2f%% %10llu %16llu  %s\n", pct(g[i].weight, p->total_weight),
+		fprintf(out, "  %6.2f%% %10llu %16llu  %s\n", pc_pct(g[i].weight, p->total_weight),
 			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
 			g[i].name);
 	if (n > top)
@@ -343,18 +338,18 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 		if (!f->self_samples && !f->self_weight)
 			break;
 		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
-			pct(f->self_weight, p->total_weight), (unsigned long long)f->self_samples,
-			(unsigned long long)f->self_weight, pct(f->total_weight, p->total_weight),
-			f->name);
+			pc_pct(f->self_weight, p->total_weight),
+			(unsigned long long)f->self_samples, (unsigned long long)f->self_weight,
+			pc_pct(f->total_weight, p->total_weight), f->name);
 	}
 	fprintf(out, "\nTop functions by total (inclusive):\n  %7s %10s %16s %7s  %s\n", "total",
 		"samples", "est.count", "self", "function");
 	for (size_t i = 0; i < r->nr_funcs && i < top; i++) {
 		const struct pc_func_row *f = r->by_total[i];
 		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
-			pct(f->total_weight, p->total_weight), (unsigned long long)f->total_samples,
-			(unsigned long long)f->total_weight, pct(f->self_weight, p->total_weight),
-			f->name);
+			pc_pct(f->total_weight, p->total_weight),
+			(unsigned long long)f->total_samples, (unsigned long long)f->total_weight,
+			pc_pct(f->self_weight, p->total_weight), f->name);
 	}
 	if (r->no_frame_samples)
 		fprintf(out, "  (%llu samples had no function frame)\n",
@@ -385,7 +380,7 @@ static void json_groups(FILE *out, const char *key, const struct pc_group_row *g
 		pc_json_str(out, g[i].name);
 		fprintf(out, ", \"samples\": %llu, \"weight\": %llu, \"percent\": %.4f}",
 			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
-			pct(g[i].weight, a->prof.total_weight));
+			pc_pct(g[i].weight, a->prof.total_weight));
 	}
 	fprintf(out, "]");
 }
@@ -404,9 +399,9 @@ static void json_func(FILE *out, const struct pc_func_row *f, const struct pc_ag
 		"\"self_percent\": %.4f, \"total_samples\": %llu, \"total_weight\": %llu, "
 		"\"total_percent\": %.4f}",
 		kind_name(f->kind), (unsigned long long)f->self_samples,
-		(unsigned long long)f->self_weight, pct(f->self_weight, a->prof.total_weight),
+		(unsigned long long)f->self_weight, pc_pct(f->self_weight, a->prof.total_weight),
 		(unsigned long long)f->total_samples, (unsigned long long)f->total_weight,
-		pct(f->total_weight, a->prof.total_weight));
+		pc_pct(f->total_weight, a->prof.total_weight));
 }
 
 static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event *rs, size_t top)
@@ -426,7 +421,7 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 	fprintf(out, ",\n \"filtered\": %llu", (unsigned long long)ac->filtered);
 	if (ac->has_lost)
 		fprintf(out, ",\n \"lost\": %llu,\n \"lost_percent\": %.4f",
-			(unsigned long long)ac->lost, pct(ac->lost, ac->lost + ac->samples));
+			(unsigned long long)ac->lost, pc_pct(ac->lost, ac->lost + ac->samples));
 	else
 		fprintf(out, ",\n \"lost\": null,\n \"lost_percent\": null");
 	if (ac->has_throttle)
@@ -437,9 +432,8 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		fprintf(out, ",\n \"unthrottled\": %llu", (unsigned long long)ac->unthrottled);
 	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
 	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
-	if (ac->truncated) {
+	if (ac->truncated)
 		pc_json_kstr(out, ",\n \"damage\": ", ac->damage);
-	}
 	fprintf(out, ",\n \"events\": [");
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct pc_agg *a = s->ev[i];
@@ -450,12 +444,7 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		pc_json_kstr(out, ",\n   \"unit\": ",
 			     a->acct.weight_is_period ? a->prof.unit : "samples");
 		pc_json_kstr(out, ",\n   \"weight\": ", pc_unit_label(a, ub, sizeof(ub)));
-		const char *src = source_name(a->acct.source);
-		fprintf(out, ",\n   \"source\": ");
-		if (src)
-			pc_json_str(out, src);
-		else
-			fprintf(out, "null");
+		pc_json_kstr(out, ",\n   \"source\": ", source_name(a->acct.source));
 		if (nr_sources(a) >= 2) {
 			const char *sep = "";
 

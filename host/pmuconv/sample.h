@@ -61,21 +61,15 @@ struct pc_consumer {
 struct pc_stream {
 	struct pc_consumer to[PC_MAX_CONSUMERS];
 	size_t nr;
+	bool wants_addr; /* some consumer does */
 };
 
 static inline void pc_stream__add(struct pc_stream *st, struct pc_consumer c)
 {
-	if (c.fn && st->nr < PC_MAX_CONSUMERS)
+	if (c.fn && st->nr < PC_MAX_CONSUMERS) {
 		st->to[st->nr++] = c;
-}
-
-static inline bool pc_stream__wants_addr(const struct pc_stream *st)
-{
-	bool w = false;
-
-	for (size_t i = 0; i < st->nr; i++)
-		w |= st->to[i].wants_addr;
-	return w;
+		st->wants_addr |= c.wants_addr;
+	}
 }
 
 static inline int pc_stream__emit(const struct pc_stream *st, const struct pc_sample *s)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Addresses to names: ELF files (libelf), kallsyms, vmlinux; see symbolize.h. */
 #include "symbolize.h"
 #include "hashtab.h"
 #include "profile.h"
