@@ -48,15 +48,15 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
  * in one arena (l->raw) so a lookup touches one contiguous run of memory.
  * The key is kept as words, compared (and hashed) a word at a time:
  *   key[0] = pid (low 32 bits) | event << 32 | flags << 48
- *   key[1] = nk | nu << 16 | address part << 32 (raw_pages(), 0 unless wanted)
+ *   key[1] = nk | nu << 16
  *   key[2..3] = comm (16 bytes, as in the record)
- * When a consumer wants the address part, the IP is part of the identity
- * too (ip, mixed into the hash); otherwise ip is 0. */
+ * parts: when a consumer wants the address part, the list of its samples'
+ * (IP, address status, pages) tallies, as struct addr_part index + 1. */
 struct raw_ent {
 	uint64_t hash;
 	uint64_t samples, weight;
 	uint64_t time; /* first sample's, for the maps lookup */
-	uint64_t ip;
+	uint64_t parts;
 	uint64_t key[PC_STACK_KEY_WORDS];
 	uint64_t addrs[]; /* kstack then ustack, innermost first */
 };
@@ -79,12 +79,12 @@ static inline uint32_t raw_nu(const struct raw_ent *e)
 {
 	return (uint16_t)(e->key[1] >> 16);
 }
-/* The address part: 1 | status << 1 | code page << 8 | data page << 16
- * (enum ps_page, PS_NONE without a data access), 0 without one. */
-static inline uint32_t raw_pages(const struct raw_ent *e)
-{
-	return (uint32_t)(e->key[1] >> 32);
-}
+/* One (raw stack, IP, status, code page, data page) tally; pages = status |
+ * code page << 8 | data page << 16 (enum ps_page, PS_NONE: no data access). */
+struct addr_part {
+	uint64_t raw, ip, samples, weight;
+	uint32_t pages, next; /* next part of the same raw stack, index + 1 */
+};
 static inline size_t raw_words(const struct raw_ent *e)
 {
 	return RAW_HDR_WORDS + raw_nk(e) + raw_nu(e);
@@ -115,6 +115,10 @@ struct loader {
 	struct addr_ent *cache;
 	size_t cache_nr, cache_cap;
 	struct pc_htab cache_index; /* hash -> cache entry */
+	struct addr_part *parts;
+	size_t nr_parts, cap_parts;
+	struct pc_htab part_index;	/* hash -> part */
+	struct pc_addr_part *out_parts; /* phase 2: one raw stack's parts, for the stream */
 	/* accounting */
 	uint64_t records, samples, lost, throttled, unthrottled, bad;
 	uint64_t tmin, tmax;
@@ -134,31 +138,67 @@ static uint64_t raw_hash(const void *l, uint32_t off)
 	return raw_at(l, off)->hash;
 }
 
+static uint64_t part_hash(const void *l, uint32_t i)
+{
+	const struct addr_part *p = &((const struct loader *)l)->parts[i];
+
+	return pc_fmix(pc_mix(pc_mix(p->raw, p->ip), p->pages));
+}
+
+/* Count one sample's address part against its raw stack (arena offset raw):
+ * the new part is built at the end of l->parts and kept if it is new. */
+static int part_add(struct loader *l, uint64_t raw, uint64_t ip, uint32_t pages, uint64_t w)
+{
+	struct pc_htab *t = &l->part_index;
+	struct addr_part *p;
+	size_t j;
+
+	if (pc_htab__reserve(t, 4096, part_hash, l) ||
+	    pc_grow((void **)&l->parts, &l->cap_parts, l->nr_parts + 1, sizeof(*l->parts)))
+		return -ENOMEM;
+	p = &l->parts[l->nr_parts];
+	*p = (struct addr_part){raw, ip, 0, 0, pages, (uint32_t)raw_at(l, raw)->parts};
+	for (j = pc_htab__slot(t, part_hash(l, (uint32_t)l->nr_parts)); t->slots[j];
+	     j = pc_htab__next(t, j)) {
+		struct addr_part *q = &l->parts[t->slots[j] - 1];
+		if (q->raw == raw && q->ip == ip && q->pages == pages) {
+			p = q;
+			break;
+		}
+	}
+	if (!t->slots[j]) {
+		raw_at(l, raw)->parts = l->nr_parts + 1;
+		pc_htab__set(t, j, (uint32_t)l->nr_parts++);
+	}
+	p->samples++;
+	p->weight += w;
+	return 0;
+}
+
 /* The hot path: one hash over the key and stack words, one compare on a
  * hit. Kernel and user frames are contiguous in the record (u == k + nk),
  * so both are hashed and compared as one array. */
-static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags, uint32_t pages,
-		   const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
+/* Returns the raw stack's arena offset, or a negative errno. */
+static int64_t raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags,
+		       const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
 {
-	uint64_t key[PC_STACK_KEY_WORDS], h, ip = pages ? s->ip : 0;
+	uint64_t key[PC_STACK_KEY_WORDS], h;
 	size_t j, n = (size_t)nk + nu;
 	struct pc_htab *t = &l->raw_index;
 
 	key[0] = (uint64_t)s->pid | (uint64_t)s->event << 32 | (uint64_t)flags << 48;
-	key[1] = (uint64_t)nk | (uint64_t)nu << 16 | (uint64_t)pages << 32;
+	key[1] = (uint64_t)nk | (uint64_t)nu << 16;
 	memcpy(&key[2], s->comm, 16);
 	h = l->hash(key, k, n);
-	if (pages)
-		h = pc_fmix(h ^ ip);
 
 	for (j = pc_htab__slot(t, h); t->slots[j]; j = pc_htab__next(t, j)) {
 		struct raw_ent *e = raw_at(l, t->slots[j] - 1);
 		if (e->hash == h && e->key[0] == key[0] && e->key[1] == key[1] &&
-		    e->key[2] == key[2] && e->key[3] == key[3] && e->ip == ip &&
+		    e->key[2] == key[2] && e->key[3] == key[3] &&
 		    (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
 			e->samples++;
 			e->weight += w;
-			return 0;
+			return t->slots[j] - 1;
 		}
 	}
 	if (pc_htab__reserve(t, 4096, raw_hash, l)) /* new stack: j is stale if it grew */
@@ -171,14 +211,14 @@ static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t fla
 	e->hash = h;
 	memcpy(e->key, key, sizeof(key));
 	e->time = s->time_ns;
-	e->ip = ip;
+	e->parts = 0;
 	e->samples = 1;
 	e->weight = w;
 	if (n)
 		memcpy(e->addrs, k, n * sizeof(*k));
 	pc_htab__set(t, j, (uint32_t)l->raw_nr);
 	l->raw_nr += RAW_HDR_WORDS + n;
-	return 0;
+	return (int64_t)(l->raw_nr - RAW_HDR_WORDS - n);
 }
 
 static uint32_t page_index(uint8_t p)
@@ -240,15 +280,6 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		return -ENOMEM;
 	}
 	uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
-	uint32_t pages = 0;
-	const struct pmuprof_sample_addr *ad = v.addr;
-	if (l->want_addr && ad) {
-		uint32_t dp = ad->addr_status == PMUPROF_ADDR_OK && ad->data_addr
-				      ? page_index(ad->data_page)
-				      : PS_NONE;
-		pages = 1 | (uint32_t)(ad->addr_status < 8 ? ad->addr_status : 7) << 1 |
-			page_index(ad->code_page) << 8 | dp << 16;
-	}
 	const uint64_t *k = v.kstack;
 	uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
 	/* no stacks recorded: the interrupted IP is the only frame */
@@ -259,7 +290,17 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		else
 			nu = 1;
 	}
-	return raw_add(l, s, flags, pages, k, nk, nu, w);
+	int64_t raw = raw_add(l, s, flags, k, nk, nu, w);
+	const struct pmuprof_sample_addr *ad = v.addr;
+	if (raw < 0 || !l->want_addr || !ad)
+		return raw < 0 ? (int)raw : 0;
+	uint32_t dp = ad->addr_status == PMUPROF_ADDR_OK && ad->data_addr
+			      ? page_index(ad->data_page)
+			      : PS_NONE;
+	return part_add(l, (uint64_t)raw, s->ip,
+			(ad->addr_status < 8 ? ad->addr_status : 7) |
+				page_index(ad->code_page) << 8 | dp << 16,
+			w);
 }
 
 static int on_record(void *ctx, const struct pmuprof_record_header *rec)
@@ -325,8 +366,7 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 	struct addr_ent *e;
 	size_t j;
 
-	if (pc_htab__reserve(ci, 4096, cache_hash, l) ||
-	    pc_grow((void **)&l->cache, &l->cache_cap, l->cache_nr + 1, sizeof(*l->cache)))
+	if (pc_htab__reserve(ci, 4096, cache_hash, l))
 		return NULL;
 	for (j = pc_htab__slot(ci, addr_hash(key, addr, adj)); ci->slots[j];
 	     j = pc_htab__next(ci, j)) {
@@ -336,6 +376,8 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 	}
 	uint64_t a = addr - adj;
 	struct sym_result r;
+	if (pc_grow((void **)&l->cache, &l->cache_cap, l->cache_nr + 1, sizeof(*l->cache)))
+		return NULL;
 	if (kernel) {
 		r = sym__kernel(l->sym, a);
 	} else {
@@ -361,12 +403,16 @@ static int emit_all(struct loader *l)
 	struct pc_frame *fr = malloc(PC_MAX_FRAMES * sizeof(*fr));
 	int r = 0;
 
-	if (!fr)
+	/* a raw stack's parts, for the stream (all of them at most) */
+	l->out_parts = malloc((l->nr_parts ? l->nr_parts : 1) * sizeof(*l->out_parts));
+	if (!fr || !l->out_parts) {
+		free(fr);
 		return -ENOMEM;
+	}
 	for (size_t off = 0; off < l->raw_nr && !r;) {
 		const struct raw_ent *e = raw_at(l, off);
 		off += raw_words(e);
-		const uint32_t nk = raw_nk(e), nu = raw_nu(e), pages = raw_pages(e);
+		const uint32_t nk = raw_nk(e), nu = raw_nu(e);
 		const int32_t pid = raw_pid(e);
 		const uint64_t *k = e->addrs;
 		char comm[16];
@@ -376,10 +422,6 @@ static int emit_all(struct loader *l)
 		s.comm = comm;
 		s.comm_len = (uint32_t)strnlen(comm, sizeof(comm));
 		s.kernel_mode = (e->key[0] >> 48) & KMODE;
-		s.has_addr = pages & 1; /* raw_pages() */
-		s.addr_status = (pages >> 1) & 7;
-		s.code_page = (uint8_t)(pages >> 8);
-		s.data_page = (uint8_t)(pages >> 16);
 		for (uint32_t x = 0; x < nk + nu && s.nr < PC_MAX_FRAMES; x++) {
 			/* a user address in the kernel half is bogus (fault mid-walk) */
 			int kern = x < nk || k[x] >= KERNEL_ADDR_MIN;
@@ -394,11 +436,20 @@ static int emit_all(struct loader *l)
 						       .kind = (uint8_t)ae->kind,
 						       .kernel = (uint8_t)kern};
 		}
-		if (!r && s.has_addr && s.data_page != PS_NONE) {
+		for (uint32_t i = e->parts; !r && i; i = l->parts[i - 1].next) {
+			const struct addr_part *p = &l->parts[i - 1];
+			struct pc_addr_part *o = &l->out_parts[s.nr_addr++];
+			*o = (struct pc_addr_part){.samples = p->samples, .weight = p->weight};
+			o->status = (uint8_t)p->pages;
+			o->code_page = (uint8_t)(p->pages >> 8);
+			o->data_page = (uint8_t)(p->pages >> 16);
 			const struct addr_ent *ae =
-				resolve(l, pid, e->ip, s.kernel_mode, 0, e->time);
-			s.ip_name = ae ? ae->name : "[unknown]";
+				o->data_page == PS_NONE
+					? NULL
+					: resolve(l, pid, p->ip, s.kernel_mode, 0, e->time);
+			o->ip_name = ae ? ae->name : "[unknown]";
 		}
+		s.addr = l->out_parts;
 		if (!r)
 			r = pc_stream__emit(l->out, &s);
 	}
@@ -573,7 +624,10 @@ out:
 	free(l->raw);
 	pc_htab__free(&l->raw_index);
 	pc_htab__free(&l->cache_index);
+	pc_htab__free(&l->part_index);
 	free(l->cache);
+	free(l->parts);
+	free(l->out_parts);
 	free(l);
 	return r;
 }

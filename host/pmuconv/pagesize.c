@@ -69,25 +69,25 @@ int pagesize_acc__consume(void *ctx, const struct pc_sample *s)
 		return 0;
 	ev = &a->ev[s->event];
 	ev->samples += s->samples;
-	if (!s->has_addr)
-		return 0;
-	ev->with_addr += s->samples;
-	ev->addr_status[s->addr_status & 7] += s->samples;
-	split_add(&ev->code, s->code_page, s->samples, s->weight);
-	if (s->data_page == PS_NONE) {
-		ev->no_data_access += s->samples;
-		return 0;
+	for (const struct pc_addr_part *p = s->addr; p < s->addr + s->nr_addr; p++) {
+		ev->with_addr += p->samples;
+		ev->addr_status[p->status & 7] += p->samples;
+		split_add(&ev->code, p->code_page, p->samples, p->weight);
+		if (p->data_page == PS_NONE) {
+			ev->no_data_access += p->samples;
+			continue;
+		}
+		split_add(&ev->data, p->data_page, p->samples, p->weight);
+		if (pc_grow((void **)&a->ents, &a->cap, a->nr + 1, sizeof(*a->ents)))
+			return -ENOMEM;
+		e = &a->ents[a->nr];
+		*e = (struct ps_ent){NULL, NULL, s->event, p->data_page, p->samples, p->weight};
+		e->sym = pc_arena__strndup(&a->names, p->ip_name, strlen(p->ip_name));
+		e->comm = pc_arena__strndup(&a->names, s->comm ? s->comm : "", s->comm_len);
+		if (!e->sym || !e->comm)
+			return -ENOMEM;
+		a->nr++;
 	}
-	split_add(&ev->data, s->data_page, s->samples, s->weight);
-	if (pc_grow((void **)&a->ents, &a->cap, a->nr + 1, sizeof(*a->ents)))
-		return -ENOMEM;
-	e = &a->ents[a->nr];
-	*e = (struct ps_ent){NULL, NULL, s->event, s->data_page, s->samples, s->weight};
-	e->sym = pc_arena__strndup(&a->names, s->ip_name, strlen(s->ip_name));
-	e->comm = pc_arena__strndup(&a->names, s->comm ? s->comm : "", s->comm_len);
-	if (!e->sym || !e->comm)
-		return -ENOMEM;
-	a->nr++;
 	return 0;
 }
 

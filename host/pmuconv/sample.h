@@ -34,6 +34,13 @@ struct pc_frame {
 	uint8_t kernel; /* on the kernel side of the stack (--kernel-only/--user-only) */
 };
 
+struct pc_addr_part {
+	uint64_t samples, weight;
+	uint8_t status;		      /* enum pmuprof_addr_status */
+	uint8_t data_page, code_page; /* enum ps_page */
+	const char *ip_name;	      /* symbol of the sampled IP, when data_page != PS_NONE */
+};
+
 struct pc_sample {
 	uint32_t event;	  /* index into the pc_set's events */
 	uint64_t samples; /* identical samples this stands for */
@@ -44,11 +51,10 @@ struct pc_sample {
 	const char *comm; /* process name (comm_len bytes), or NULL if the input has none */
 	uint32_t comm_len;
 	bool kernel_mode; /* the sample interrupted kernel mode (pmuprof input) */
-	/* data-address part (pmuprof recordings made with --data-addr) */
-	bool has_addr;
-	uint8_t addr_status;	      /* enum pmuprof_addr_status */
-	uint8_t data_page, code_page; /* enum ps_page */
-	const char *ip_name;	      /* symbol of the sampled IP, when data_page != PS_NONE */
+	/* how the samples that carried a data-address part (pmuprof --data-addr)
+	 * split by address status and page sizes */
+	const struct pc_addr_part *addr;
+	uint32_t nr_addr;
 };
 
 struct pc_consumer {
