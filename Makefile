@@ -8,6 +8,7 @@
 #   make qemu-pmu   build (once, cached) QEMU with the emulated-PMU series
 #   make bench      benchmarks -> out/bench/;  make soak   long reliability runs
 #   make install / uninstall  (PREFIX, DESTDIR)
+#   make lint       no include/call circles in host/ (scripts/check-cycles.py)
 #
 # Components add themselves through build.mk fragments (one per directory,
 # owned by that component): they append to BINS, GUEST_BINS, UNIT_TESTS and
@@ -119,6 +120,12 @@ bench: all guest-bins qemu-pmu
 soak: all guest-bins
 	@sh scripts/deps.sh soak
 	@sh tests/soak.sh
+
+# No include or symbol-reference circles (scripts/check-cycles.py takes the
+# directories; userspace/ joins once pmuctl's main.c <-> cmd_*.c circle is gone).
+.PHONY: lint
+lint: userspace
+	@python3 scripts/check-cycles.py --objs $(BUILD)/obj host
 
 # Only tracked sources (generated files such as kernel/*.mod.c are not ours).
 format:

@@ -22,7 +22,9 @@ PMUCONV_CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_CORE_SRCS))
 PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS))
 PMUCONV_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lm
 PMUCONV_CFLAGS_ELF := $(shell pkg-config --cflags libelf 2>/dev/null)
-EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF)
+EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR)
+# render_assets.c embeds the script and style sheets (.incbin)
+$(BUILD)/obj/host/pmuconv/render_assets.o: $(wildcard host/pmuconv/*.js host/pmuconv/*.css)
 
 BINS += $(PMUCONV)
 MAN_PAGES += host/pmuconv/pmuconv.1

@@ -1,90 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* Subcommand table and option parsing shared by the subcommands. */
+/* What every subcommand shares: option parsing, loading inputs, opening outputs. */
 #include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
-
-#define COMMON_INPUT_HELP                                                                          \
-	"Input options:\n"                                                                         \
-	"  --input-format FMT  auto (default), pmuprof, perf-script, stap, folded\n"               \
-	"  --symfs DIR         look binaries and debug files up under DIR\n"                       \
-	"  --vmlinux FILE      kernel symbols from this ELF image instead of kallsyms\n"           \
-	"  --salvage           report what precedes damage in a truncated/corrupt file\n"          \
-	"  --event-name NAME   event name for stap/folded input (default stap/folded)\n"           \
-	"  --no-offsets        print unresolved user frames as [unknown], not bin+0xoff\n"         \
-	"  --progress/--no-progress  force progress on stderr (default: if a terminal)\n"          \
-	"  -q, --quiet         no warnings\n"
-#define FILTER_HELP                                                                                \
-	"Filters:\n"                                                                               \
-	"  -p, --pid PID       only this process (tgid)\n"                                         \
-	"  --comm NAME         only samples whose thread name is NAME\n"                           \
-	"  -C, --cpu N         only samples taken on CPU N\n"                                      \
-	"  --kernel-only       keep only kernel frames (drop samples without any)\n"               \
-	"  --user-only         keep only user frames (drop samples without any)\n"                 \
-	"  --weight W          period (default): estimated event counts = sum of sample\n"         \
-	"                      periods; samples: one per sample\n"
-
-const struct pc_cmd pc_cmds[] = {
-	{"folded", cmd_folded, "folded stacks, one file per event",
-	 "usage: pmuconv folded FILE [-e EVENT] [-o OUT] [options]\n"
-	 "Write folded stacks (root;...;leaf COUNT, root first; the root is the process\n"
-	 "name) for flamegraph.pl, inferno or speedscope. COUNT is the weight (see\n"
-	 "--weight); the unit is printed on stderr. Events are never mixed: with one\n"
-	 "event (or -e) the stacks go to OUT (default stdout); with several, -o names a\n"
-	 "directory that gets one EVENT.folded file per event.\n"
-	 "  -e, --event EVENT   only this event\n"
-	 "  -o, --output OUT    output file, or directory for several events\n"
-	 "  --annotate-kernel   suffix kernel frames with _[k] (FlameGraph colouring)\n"
-	 "  --no-process        do not put the process name at the root\n" FILTER_HELP
-		 COMMON_INPUT_HELP},
-	{"report", cmd_report, "accounting header and top tables per event",
-	 "usage: pmuconv report FILE [--json] [--top N] [options]\n"
-	 "Accounting (duration, samples, lost and lost %, throttling, events and periods),\n"
-	 "then per event the top functions by self and total share with samples and\n"
-	 "estimated counts, and breakdowns by process and CPU.\n"
-	 "  --json              machine-readable output\n"
-	 "  -n, --top N         rows per table (default 20)\n"
-	 "  -e, --event EVENT   only this event\n"
-	 "  -o, --output OUT    write to OUT instead of stdout\n" FILTER_HELP COMMON_INPUT_HELP},
-	{"pagesize", cmd_pagesize, "4K/2M/1G shares of data and code accesses",
-	 "usage: pmuconv pagesize FILE [--json] [-o OUT] [--svg FILE] [options]\n"
-	 "Per event, the shares of samples whose data access (and whose code) sat on 4K,\n"
-	 "2M, 1G or unknown pages, with the top symbols and processes per page size.\n"
-	 "Needs a recording made with `pmuctl record --data-addr`. With --user-only or\n"
-	 "--kernel-only only the samples taken in user or kernel mode are counted.\n"
-	 "  --json              machine-readable output\n"
-	 "  --svg FILE          also write the bar chart (when the renderer is built)\n"
-	 "  -e, --event EVENT   only this event\n"
-	 "  -o, --output OUT    write to OUT instead of stdout\n" FILTER_HELP COMMON_INPUT_HELP},
-	{"diff", cmd_diff, "functions that grew or shrank between two recordings",
-	 "usage: pmuconv diff A B [-e EVENT] [--json] [--svg FILE] [options]\n"
-	 "Compare two recordings of the same event: per function, the self and total\n"
-	 "shares (normalised by each recording's total) in A and B and the change, largest\n"
-	 "changes first. --svg writes a differential flamegraph (renderer needed).\n"
-	 "  -e, --event EVENT   event to compare (needed when a file has several)\n"
-	 "  -n, --top N         rows (default 30)\n"
-	 "  --json              machine-readable output\n"
-	 "  -o, --output OUT    table to OUT instead of stdout\n" FILTER_HELP COMMON_INPUT_HELP},
-	{"flamegraph", cmd_flamegraph, "one interactive SVG per event (renderer)",
-	 "usage: pmuconv flamegraph FILE -o DIR [-e EVENT] [options]\n"
-	 "Write DIR/EVENT.svg for every event (or only -e EVENT).\n"
-	 "  --width PX is not configurable yet; frames use the weight (see --weight)\n" FILTER_HELP
-		 COMMON_INPUT_HELP},
-	{"html", cmd_html, "one self-contained HTML report (renderer)",
-	 "usage: pmuconv html FILE -o report.html [options]\n" FILTER_HELP COMMON_INPUT_HELP},
-};
-
-const size_t pc_nr_cmds = PC_ARRAY_SIZE(pc_cmds);
-
-const struct pc_cmd *pc_find_cmd(const char *name)
-{
-	for (size_t i = 0; i < pc_nr_cmds; i++)
-		if (!strcmp(pc_cmds[i].name, name))
-			return &pc_cmds[i];
-	return NULL;
-}
+#include <sys/stat.h>
 
 enum {
 	LO_WEIGHT = 256,
@@ -106,10 +27,18 @@ enum {
 	LO_SVG,
 };
 
-const char *pc_cli_svg; /* --svg FILE (pagesize, diff) */
+/* optarg as a number in [min, max], or say what was wrong (usage error). */
+static int num_arg(const struct pc_cmd_help *cmd, const char *opt, const char *what, uint64_t min,
+		   uint64_t max, uint64_t *v)
+{
+	if (!pc_parse_u64(optarg, v) && *v >= min && *v <= max)
+		return 0;
+	fprintf(stderr, "pmuconv %s: %s wants %s, got '%s'\n", cmd->name, opt, what, optarg);
+	return 2;
+}
 
 int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
-		 const struct pc_cmd *cmd, int min_pos, int max_pos)
+		 const struct pc_cmd_help *cmd, int min_pos, int max_pos)
 {
 	static const struct option lopts[] = {
 		{"event", required_argument, 0, 'e'},
@@ -165,32 +94,22 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 			break;
 		case 'p':
 			need = OPT_FILTER;
-			if (pc_parse_u64(optarg, &v) || v > INT32_MAX) {
-				fprintf(stderr, "pmuconv %s: --pid wants a process id, got '%s'\n",
-					cmd->name, optarg);
+			if (num_arg(cmd, "--pid", "a process id", 0, INT32_MAX, &v))
 				return 2;
-			}
 			f->has_pid = true;
 			f->pid = (int32_t)v;
 			break;
 		case 'C':
 			need = OPT_FILTER;
-			if (pc_parse_u64(optarg, &v) || v > 65535) {
-				fprintf(stderr, "pmuconv %s: --cpu wants a CPU number, got '%s'\n",
-					cmd->name, optarg);
+			if (num_arg(cmd, "--cpu", "a CPU number", 0, 65535, &v))
 				return 2;
-			}
 			f->has_cpu = true;
 			f->cpu = (uint32_t)v;
 			break;
 		case 'n':
 			need = OPT_TOP;
-			if (pc_parse_u64(optarg, &v) || !v) {
-				fprintf(stderr,
-					"pmuconv %s: --top wants a positive count, got '%s'\n",
-					cmd->name, optarg);
+			if (num_arg(cmd, "--top", "a positive count", 1, UINT64_MAX, &v))
 				return 2;
-			}
 			c->top = (size_t)v;
 			break;
 		case LO_WEIGHT:
@@ -273,7 +192,7 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 			break;
 		case LO_SVG:
 			need = OPT_OUTPUT;
-			pc_cli_svg = optarg;
+			c->svg = optarg;
 			break;
 		default:
 			fprintf(stderr, "pmuconv %s: unknown option or missing argument: %s\n",
@@ -364,6 +283,31 @@ int pc_cli_close_out(FILE *f, const char *path)
 	if (bad) {
 		fprintf(stderr, "pmuconv: writing %s failed: %s\n", path ? path : "stdout",
 			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int pc_cli_close_rendered(FILE *f, const char *path, int err)
+{
+	if (err)
+		fprintf(stderr, "pmuconv: %s: rendering failed: %s\n", path, strerror(-err));
+	return pc_cli_close_out(f, path) || err ? 1 : 0;
+}
+
+int pc_cli_not_built(const char *what)
+{
+	fprintf(stderr,
+		"pmuconv: %s: not built (this pmuconv has no %s renderer); use 'pmuconv folded' "
+		"and FlameGraph/inferno, or 'pmuconv report'\n",
+		what, what);
+	return 3;
+}
+
+int pc_cli_mkdir(const char *dir)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "pmuconv: cannot create directory %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Command-line options shared by the subcommands (main.c parses them). */
+/* What every subcommand shares (option parsing, loading inputs, opening
+ * outputs), and the subcommands' entry points (cmd_<name>.c) for main.c. */
 #ifndef PMUCONV_CLI_H
 #define PMUCONV_CLI_H
 
@@ -9,7 +10,7 @@
 /* Which options a subcommand accepts. */
 enum {
 	OPT_EVENT = 1u << 0,	/* -e EVENT */
-	OPT_OUTPUT = 1u << 1,	/* -o OUT */
+	OPT_OUTPUT = 1u << 1,	/* -o OUT, --svg FILE */
 	OPT_FILTER = 1u << 2,	/* --pid --comm --cpu --kernel-only --user-only */
 	OPT_WEIGHT = 1u << 3,	/* --weight */
 	OPT_INPUT = 1u << 4,	/* --input-format --symfs --vmlinux --salvage --event-name */
@@ -18,9 +19,30 @@ enum {
 	OPT_ANNOTATE = 1u << 7, /* --annotate-kernel, --no-process */
 };
 
+#define COMMON_INPUT_HELP                                                                          \
+	"Input options:\n"                                                                         \
+	"  --input-format FMT  auto (default), pmuprof, perf-script, stap, folded\n"               \
+	"  --symfs DIR         look binaries and debug files up under DIR\n"                       \
+	"  --vmlinux FILE      kernel symbols from this ELF image instead of kallsyms\n"           \
+	"  --salvage           report what precedes damage in a truncated/corrupt file\n"          \
+	"  --event-name NAME   event name for stap/folded input (default stap/folded)\n"           \
+	"  --no-offsets        print unresolved user frames as [unknown], not bin+0xoff\n"         \
+	"  --progress/--no-progress  force progress on stderr (default: if a terminal)\n"          \
+	"  -q, --quiet         no warnings\n"
+#define FILTER_HELP                                                                                \
+	"Filters:\n"                                                                               \
+	"  -p, --pid PID       only this process (tgid)\n"                                         \
+	"  --comm NAME         only samples whose thread name is NAME\n"                           \
+	"  -C, --cpu N         only samples taken on CPU N\n"                                      \
+	"  --kernel-only       keep only kernel frames (drop samples without any)\n"               \
+	"  --user-only         keep only user frames (drop samples without any)\n"                 \
+	"  --weight W          period (default): estimated event counts = sum of sample\n"         \
+	"                      periods; samples: one per sample\n"
+
 struct pc_cli {
 	struct pc_load_opts load;
 	const char *out;
+	const char *svg; /* --svg FILE */
 	int json;
 	size_t top;
 	int annotate_kernel;
@@ -28,21 +50,27 @@ struct pc_cli {
 	const char *pos[4];
 };
 
-struct pc_cmd {
+/* A subcommand's name and full --help text, for messages. */
+struct pc_cmd_help {
 	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-	const char *usage; /* full --help text */
+	const char *usage;
 };
 
 /* Returns 0 to run, 1 if --help was printed, or 2 on a usage error. */
 int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
-		 const struct pc_cmd *cmd, int min_pos, int max_pos);
+		 const struct pc_cmd_help *cmd, int min_pos, int max_pos);
 /* Load input positional #i into s, printing the error; 0 or exit code 1. */
 int pc_cli_load(struct pc_cli *c, struct pc_set *s, int i);
 /* Open -o OUT (or stdout); NULL after printing an error. */
 FILE *pc_cli_open_out(const char *path);
 int pc_cli_close_out(FILE *f, const char *path);
+/* Close a file a renderer wrote, saying why if it failed (err: what the
+ * renderer returned); 0 or exit code 1. */
+int pc_cli_close_rendered(FILE *f, const char *path, int err);
+/* "not built" message for a missing renderer; returns exit code 3. */
+int pc_cli_not_built(const char *what);
+/* mkdir -p for one level (an existing directory is fine); 0 or exit code 1. */
+int pc_cli_mkdir(const char *dir);
 
 int cmd_folded(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -50,18 +78,5 @@ int cmd_pagesize(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_html(int argc, char **argv);
-const struct pc_cmd *pc_find_cmd(const char *name);
-extern const struct pc_cmd pc_cmds[];
-extern const size_t pc_nr_cmds;
-
-/* Write one profile as folded text; annotate: add "_[k]" to kernel frames;
- * by_samples: print sample counts instead of weights. Skips zero counts. */
-int folded_write(FILE *out, const struct pc_profile *p, int annotate, int by_samples);
-
-struct render_opts;
-/* Title, subtitle (period, samples) and unit label for one event's graph. */
-void pc_render_opts(struct render_opts *ro, const struct pc_agg *a, char *sub, size_t sublen,
-		    char *unit, size_t unitlen);
-extern const char *pc_cli_svg; /* --svg FILE */
 
 #endif

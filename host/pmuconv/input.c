@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Input format names, autodetection and the common load entry point. */
 #include "input.h"
+#include "inputs.h"
 #include "textparse.h"
 
 #include <errno.h>
@@ -113,11 +114,14 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 {
 	struct pc_input_buf in;
 	struct pc_filter f = o->filter;
+	struct pc_stream out;
 	int fmt = o->format, r;
 
+	pc_set__stream(s, &o->filter, &out);
+	pc_stream__add(&out, o->also);
 	snprintf(s->acct.source, sizeof(s->acct.source), "%s", path);
 	if (fmt == PC_FMT_PMUPROF)
-		return input_pmufile_load(s, path, o, err, errlen);
+		return input_pmufile_load(s, path, &o->filter, &o->sym, &out, err, errlen);
 	r = pc_input_buf__open(&in, path, err, errlen);
 	if (r)
 		return r;
@@ -134,7 +138,7 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 		}
 		if (fmt == PC_FMT_PMUPROF) {
 			pc_input_buf__close(&in);
-			return input_pmufile_load(s, path, o, err, errlen);
+			return input_pmufile_load(s, path, &o->filter, &o->sym, &out, err, errlen);
 		}
 	}
 	if (fmt != PC_FMT_PERFSCRIPT) {
@@ -153,13 +157,13 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 	}
 	switch (fmt) {
 	case PC_FMT_PERFSCRIPT:
-		r = input_perfscript_parse(s, in.data, in.len, &f);
+		r = input_perfscript_parse(s, in.data, in.len, &f, &out);
 		break;
 	case PC_FMT_STAP:
-		r = input_stap_parse(s, in.data, in.len, &f);
+		r = input_stap_parse(s, in.data, in.len, &f, &out);
 		break;
 	default:
-		r = input_folded_parse(s, in.data, in.len, &f);
+		r = input_folded_parse(s, in.data, in.len, &f, &out);
 		break;
 	}
 	pc_input_buf__close(&in);

@@ -5,24 +5,27 @@
  * "_[k]" (FlameGraph's kernel annotation) is a kernel frame; the suffix is
  * removed. One event, named by --event-name or "folded".
  */
-#include "input.h"
+#include "inputs.h"
 #include "textparse.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-int input_folded_parse(struct pc_set *s, const char *buf, size_t len, const struct pc_filter *f)
+int input_folded_parse(struct pc_set *s, const char *buf, size_t len, const struct pc_filter *f,
+		       const struct pc_stream *out)
 {
 	const char *p = buf, *end = buf + len;
-	struct pc_stackbuf *sb = malloc(sizeof(*sb));
+	struct pc_frame *fr = malloc(PC_MAX_FRAMES * sizeof(*fr));
 	struct pc_agg *a = pc_set__event(s, f->event ? f->event : "folded");
+	struct pc_sample smp = {.frames = fr, .root_first = true};
 	uint64_t lineno = 0;
 	int r = 0;
 
-	if (!sb || !a) {
-		free(sb);
+	if (!fr || !a) {
+		free(fr);
 		return -ENOMEM;
 	}
+	smp.event = a->index;
 	if (!s->acct.format)
 		s->acct.format = "folded";
 	while (p < end && !r) {
@@ -47,12 +50,10 @@ int input_folded_parse(struct pc_set *s, const char *buf, size_t len, const stru
 		const char *se = cs;
 		while (se > line && is_ws(se[-1]))
 			se--;
-		/* frames root first: collect, then reverse into leaf-first order
-		 * that pc_stackbuf expects */
-		sb->nr = 0;
-		sb->cut = false;
+		/* frames root first, as the stream takes them with root_first */
+		smp.nr = 0;
 		const char *fs = line;
-		for (const char *x = line; x <= se && !r; x++) {
+		for (const char *x = line; x <= se && smp.nr < PC_MAX_FRAMES; x++) {
 			if (x != se && *x != ';')
 				continue;
 			const char *fe = x;
@@ -63,41 +64,17 @@ int input_folded_parse(struct pc_set *s, const char *buf, size_t len, const stru
 			} else if (fe - fs == 9 && !memcmp(fs, "[unknown]", 9)) {
 				kind = PC_FRAME_UNKNOWN;
 			}
-			int64_t id = pc_strtab__intern(&a->names, fs, (size_t)(fe - fs), kind);
-			if (id < 0) {
-				r = (int)id;
-				break;
-			}
-			if (sb->nr < PC_MAX_FRAMES) {
-				sb->ids[sb->nr] = (uint32_t)id;
-				sb->kinds[sb->nr++] =
-					kind == PC_FRAME_KERNEL ? PC_FRAME_KERNEL : PC_FRAME_USER;
-			} else {
-				sb->cut = true;
-			}
+			fr[smp.nr++] = (struct pc_frame){.name = fs,
+							 .len = (uint32_t)(fe - fs),
+							 .kind = (uint8_t)kind,
+							 .kernel = kind == PC_FRAME_KERNEL};
 			fs = x + 1;
-		}
-		if (r)
-			break;
-		for (uint32_t i = 0; i < sb->nr / 2; i++) {
-			uint32_t t = sb->ids[i];
-			uint8_t k = sb->kinds[i];
-			sb->ids[i] = sb->ids[sb->nr - 1 - i];
-			sb->kinds[i] = sb->kinds[sb->nr - 1 - i];
-			sb->ids[sb->nr - 1 - i] = t;
-			sb->kinds[sb->nr - 1 - i] = k;
 		}
 		s->acct.samples += count;
 		a->acct.samples += count;
-		r = pc_stackbuf__commit(sb, a, -1, f, count, count);
-		if (r > 0) {
-			a->acct.kept += count;
-			a->acct.weight += count;
-			r = 0;
-		} else if (r == 0) {
-			s->acct.filtered += count;
-		}
+		smp.samples = smp.weight = count;
+		r = pc_stream__emit(out, &smp);
 	}
-	free(sb);
+	free(fr);
 	return r;
 }

@@ -12,7 +12,7 @@
  *
  * Cost: one pass with memchr over lines; per frame one string hash.
  */
-#include "input.h"
+#include "inputs.h"
 #include "textparse.h"
 
 #include <ctype.h>
@@ -22,7 +22,10 @@
 struct ps_state {
 	struct pc_set *set;
 	const struct pc_filter *f;
-	struct pc_stackbuf sb;
+	const struct pc_stream *out;
+	struct pc_strtab fmt; /* names made here ("func [module]") */
+	struct pc_frame fr[PC_MAX_FRAMES];
+	uint32_t nr;
 	/* current sample */
 	bool active, drop;
 	struct pc_agg *agg;
@@ -152,10 +155,10 @@ static const char *kernel_dso_module(const char *dso, size_t len, size_t *mlen)
 }
 
 /* Parse "ADDR SYM+0xOFF (DSO)" in [p, e) and push it. */
-static int push_frame(struct ps_state *st, struct pc_agg *a, const char *p, const char *e)
+static int push_frame(struct ps_state *st, const char *p, const char *e)
 {
-	const char *t = tok_end(p, e), *sym, *se, *dso = NULL;
-	size_t dlen = 0, mlen = 0;
+	const char *t = tok_end(p, e), *sym, *se, *dso = NULL, *name = "[unknown]";
+	size_t dlen = 0, mlen = 0, n = 9;
 	uint64_t addr = 0;
 	bool have_addr = parse_hex_span(p, t, &addr);
 	char buf[1024];
@@ -179,70 +182,47 @@ static int push_frame(struct ps_state *st, struct pc_agg *a, const char *p, cons
 				se--;
 		}
 	}
-	/* strip "+0xOFF" */
-	for (const char *x = se; x > sym; x--) {
-		if (x[-1] != '+')
-			continue;
-		uint64_t off;
-		if (se - x > 2 && x[0] == '0' && x[1] == 'x' && parse_hex_span(x, se, &off) &&
-		    x - 1 > sym)
-			se = x - 1;
-		break;
-	}
+	se = strip_offset(sym, se, true); /* "+0xOFF" */
 	const char *mod = dso ? kernel_dso_module(dso, dlen, &mlen) : NULL;
 	side = (mod || addr >= KERNEL_ADDR_MIN) ? PC_FRAME_KERNEL : PC_FRAME_USER;
+	if (st->nr >= PC_MAX_FRAMES)
+		return 0; /* keep the leaf-most frames */
 	if (se == sym || (se - sym == 9 && !memcmp(sym, "[unknown]", 9))) {
 		kind = PC_FRAME_UNKNOWN;
-		id = pc_strtab__intern(&a->names, "[unknown]", 9, kind);
 	} else if (mod && mlen) {
+		/* made here: kept in st->fmt until the sample is emitted */
 		kind = PC_FRAME_KERNEL;
-		int n = snprintf(buf, sizeof(buf), "%.*s [%.*s]", (int)(se - sym), sym, (int)mlen,
+		int m = snprintf(buf, sizeof(buf), "%.*s [%.*s]", (int)(se - sym), sym, (int)mlen,
 				 mod);
-		if (n < 0 || (size_t)n >= sizeof(buf))
-			n = (int)sizeof(buf) - 1;
-		id = pc_strtab__intern(&a->names, buf, (size_t)n, kind);
+		n = m < 0 || (size_t)m >= sizeof(buf) ? sizeof(buf) - 1 : (size_t)m;
+		if ((id = pc_strtab__intern(&st->fmt, buf, n, kind)) < 0)
+			return (int)id;
+		name = st->fmt.names[id].name;
 	} else {
 		kind = side;
-		id = pc_strtab__intern(&a->names, sym, (size_t)(se - sym), kind);
+		name = sym;
+		n = (size_t)(se - sym);
 	}
-	if (id < 0)
-		return (int)id;
-	if (st->sb.nr >= PC_MAX_FRAMES) {
-		st->sb.cut = true; /* keep the leaf-most frames */
-		return 0;
-	}
-	st->sb.ids[st->sb.nr] = (uint32_t)id;
-	st->sb.kinds[st->sb.nr++] = (uint8_t)side;
+	st->fr[st->nr++] = (struct pc_frame){.name = name,
+					     .len = (uint32_t)n,
+					     .kind = (uint8_t)kind,
+					     .kernel = side == PC_FRAME_KERNEL};
 	return 0;
 }
 
 static int end_sample(struct ps_state *st)
 {
-	struct pc_agg *a = st->agg;
-	int r;
+	struct pc_sample s = {.samples = 1, .frames = st->fr, .nr = st->nr, .comm = st->comm};
 
 	if (!st->active)
 		return 0;
 	st->active = false;
 	if (st->drop)
 		return 0;
-	uint64_t w = (st->f->weight == PC_WEIGHT_PERIOD && st->has_period) ? st->period : 1;
-	int64_t pid = -1;
-	if (!st->f->no_process) {
-		pid = pc_strtab__intern(&a->names, st->comm, st->comm_len, PC_FRAME_PROCESS);
-		if (pid < 0)
-			return (int)pid;
-	}
-	r = pc_stackbuf__commit(&st->sb, a, pid, st->f, 1, w);
-	if (r < 0)
-		return r;
-	if (r == 0) {
-		st->set->acct.filtered++;
-		return 0;
-	}
-	a->acct.kept++;
-	a->acct.weight += w;
-	return 0;
+	s.event = st->agg->index;
+	s.comm_len = (uint32_t)st->comm_len;
+	s.weight = st->f->weight == PC_WEIGHT_PERIOD && st->has_period ? st->period : 1;
+	return pc_stream__emit(st->out, &s);
 }
 
 static int start_sample(struct ps_state *st, const struct ps_header *h)
@@ -285,8 +265,7 @@ static int start_sample(struct ps_state *st, const struct ps_header *h)
 	st->comm_len = h->comm_len;
 	st->period = h->period;
 	st->has_period = h->has_period;
-	st->sb.nr = 0;
-	st->sb.cut = false;
+	st->nr = 0;
 	if (h->has_cpu) {
 		st->set->has_cpu = true;
 		uint64_t w = (f->weight == PC_WEIGHT_PERIOD && h->has_period) ? h->period : 1;
@@ -308,7 +287,7 @@ static int start_sample(struct ps_state *st, const struct ps_header *h)
 		const char *t = tok_end(r0, h->end);
 		uint64_t ip;
 		if (parse_hex_span(r0, t, &ip)) {
-			int r = push_frame(st, a, r0, h->end);
+			int r = push_frame(st, r0, h->end);
 			if (r)
 				return r;
 			st->header_frame = true;
@@ -317,7 +296,8 @@ static int start_sample(struct ps_state *st, const struct ps_header *h)
 	return 0;
 }
 
-int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const struct pc_filter *f)
+int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const struct pc_filter *f,
+			   const struct pc_stream *out)
 {
 	struct ps_state *st = calloc(1, sizeof(*st));
 	const char *p = buf, *end = buf + len;
@@ -328,6 +308,7 @@ int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const 
 		return -ENOMEM;
 	st->set = s;
 	st->f = f;
+	st->out = out;
 	s->has_process = !f->no_process;
 	if (!s->acct.format)
 		s->acct.format = "perf-script";
@@ -382,10 +363,10 @@ int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const 
 		}
 		if (st->header_frame) {
 			/* callchain repeats the IP; the header frame was a guess */
-			st->sb.nr = 0;
+			st->nr = 0;
 			st->header_frame = false;
 		}
-		if ((r = push_frame(st, st->agg, q, le)))
+		if ((r = push_frame(st, q, le)))
 			break;
 	}
 	if (!r)
@@ -395,6 +376,7 @@ int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const 
 		s->acct.has_time = true;
 		s->acct.duration_ns = (uint64_t)((st->t_last - st->t_first) * 1e9 + 0.5);
 	}
+	pc_strtab__free(&st->fmt);
 	free(st);
 	return r;
 }

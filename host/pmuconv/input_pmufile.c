@@ -13,26 +13,29 @@
  *  2. symbolize each unique raw stack: every distinct (pid, address) is
  *     resolved once through a cache (recorded maps -> binary + file offset
  *     -> ELF symbol; kernel via kallsyms/vmlinux), then the symbolic stack is
- *     added to its event's profile (where different raw stacks that resolve
- *     to the same functions merge).
+ *     emitted as one stream sample carrying its count (the profile builder
+ *     merges raw stacks that resolve to the same functions).
  *
  * The raw stack keeps the time of its first sample for the maps lookup: a
  * process that exec()s during the recording and reuses an identical raw
  * stack under the new image is attributed to the first image (rare; the
  * addresses would have to coincide exactly).
  */
-#include "input.h"
-#include "pagesize.h"
+#include "inputs.h"
+#include "textparse.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #ifdef PMUCONV_NO_PMUFILE
-int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
+int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *f,
+		       const struct sym_opts *sym, const struct pc_stream *out, char *err,
 		       size_t errlen)
 {
 	(void)s;
-	(void)o;
+	(void)f;
+	(void)sym;
+	(void)out;
 	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", path);
 	return -ENOSYS;
 }
@@ -46,11 +49,14 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
  * The key is kept as words, compared (and hashed) a word at a time:
  *   key[0] = pid (low 32 bits) | event << 32 | flags << 48
  *   key[1] = nk | nu << 16
- *   key[2..3] = comm (16 bytes, as in the record) */
+ *   key[2..3] = comm (16 bytes, as in the record)
+ * parts: when a consumer wants the address part, the list of its samples'
+ * (IP, address status, pages) tallies, as struct addr_part index + 1. */
 struct raw_ent {
 	uint64_t hash;
 	uint64_t samples, weight;
 	uint64_t time; /* first sample's, for the maps lookup */
+	uint64_t parts;
 	uint64_t key[PC_STACK_KEY_WORDS];
 	uint64_t addrs[]; /* kstack then ustack, innermost first */
 };
@@ -73,6 +79,12 @@ static inline uint32_t raw_nu(const struct raw_ent *e)
 {
 	return (uint16_t)(e->key[1] >> 16);
 }
+/* One (raw stack, IP, status, code page, data page) tally; pages = status |
+ * code page << 8 | data page << 16 (enum ps_page, PS_NONE: no data access). */
+struct addr_part {
+	uint64_t raw, ip, samples, weight;
+	uint32_t pages, next; /* next part of the same raw stack, index + 1 */
+};
 static inline size_t raw_words(const struct raw_ent *e)
 {
 	return RAW_HDR_WORDS + raw_nk(e) + raw_nu(e);
@@ -88,20 +100,25 @@ struct addr_ent {
 
 struct loader {
 	struct pc_set *set;
-	const struct pc_load_opts *o;
+	const struct pc_filter *flt;
+	const struct pc_stream *out;
 	struct pmufile *f;
 	struct symbolizer *sym;
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
-	/* raw stacks: entries in an arena of u64 words, slots hold offset + 1 */
+	bool want_addr; /* a consumer reads the address part: keep it in the raw key */
+	/* raw stacks: entries in an arena of u64 words, indexed by offset */
 	pc_stack_hash_fn hash;
 	uint64_t *raw;
 	size_t raw_nr, raw_cap;
-	size_t nr_ents;
-	uint32_t *slots; /* arena offset (u64 units) + 1; 4 bytes keep the table cache-dense */
-	size_t nslots;
+	struct pc_htab raw_index; /* hash -> arena offset (u64 units) */
 	/* address cache */
 	struct addr_ent *cache;
-	size_t cache_nr, cache_slots;
+	size_t cache_nr, cache_cap;
+	struct pc_htab cache_index; /* hash -> cache entry */
+	struct addr_part *parts;
+	size_t nr_parts, cap_parts;
+	struct pc_htab part_index;	/* hash -> part */
+	struct pc_addr_part *out_parts; /* phase 2: one raw stack's parts, for the stream */
 	/* accounting */
 	uint64_t records, samples, lost, throttled, unthrottled, bad;
 	uint64_t tmin, tmax;
@@ -116,70 +133,102 @@ static inline struct raw_ent *raw_at(const struct loader *l, uint64_t off)
 	return (struct raw_ent *)(l->raw + off);
 }
 
-static int raw_rehash(struct loader *l, size_t n)
+static uint64_t raw_hash(const void *l, uint32_t off)
 {
-	uint32_t *sl = calloc(n, sizeof(*sl));
+	return raw_at(l, off)->hash;
+}
 
-	if (!sl)
+static uint64_t part_hash(const void *l, uint32_t i)
+{
+	const struct addr_part *p = &((const struct loader *)l)->parts[i];
+
+	return pc_fmix(pc_mix(pc_mix(p->raw, p->ip), p->pages));
+}
+
+/* Count one sample's address part against its raw stack (arena offset raw):
+ * the new part is built at the end of l->parts and kept if it is new. */
+static int part_add(struct loader *l, uint64_t raw, uint64_t ip, uint32_t pages, uint64_t w)
+{
+	struct pc_htab *t = &l->part_index;
+	struct addr_part *p;
+	size_t j;
+
+	if (pc_htab__reserve(t, 4096, part_hash, l) ||
+	    pc_grow((void **)&l->parts, &l->cap_parts, l->nr_parts + 1, sizeof(*l->parts)))
 		return -ENOMEM;
-	for (size_t off = 0; off < l->raw_nr;) {
-		const struct raw_ent *e = raw_at(l, off);
-		size_t j = e->hash & (n - 1);
-		while (sl[j])
-			j = (j + 1) & (n - 1);
-		sl[j] = (uint32_t)(off + 1);
-		off += raw_words(e);
+	p = &l->parts[l->nr_parts];
+	*p = (struct addr_part){raw, ip, 0, 0, pages, (uint32_t)raw_at(l, raw)->parts};
+	for (j = pc_htab__slot(t, part_hash(l, (uint32_t)l->nr_parts)); t->slots[j];
+	     j = pc_htab__next(t, j)) {
+		struct addr_part *q = &l->parts[t->slots[j] - 1];
+		if (q->raw == raw && q->ip == ip && q->pages == pages) {
+			p = q;
+			break;
+		}
 	}
-	free(l->slots);
-	l->slots = sl;
-	l->nslots = n;
+	if (!t->slots[j]) {
+		raw_at(l, raw)->parts = l->nr_parts + 1;
+		pc_htab__set(t, j, (uint32_t)l->nr_parts++);
+	}
+	p->samples++;
+	p->weight += w;
 	return 0;
 }
 
 /* The hot path: one hash over the key and stack words, one compare on a
  * hit. Kernel and user frames are contiguous in the record (u == k + nk),
  * so both are hashed and compared as one array. */
-static int raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags,
-		   const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
+/* Returns the raw stack's arena offset, or a negative errno. */
+static int64_t raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags,
+		       const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
 {
 	uint64_t key[PC_STACK_KEY_WORDS], h;
 	size_t j, n = (size_t)nk + nu;
+	struct pc_htab *t = &l->raw_index;
 
 	key[0] = (uint64_t)s->pid | (uint64_t)s->event << 32 | (uint64_t)flags << 48;
 	key[1] = (uint64_t)nk | (uint64_t)nu << 16;
 	memcpy(&key[2], s->comm, 16);
 	h = l->hash(key, k, n);
 
-	for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1)) {
-		struct raw_ent *e = raw_at(l, l->slots[j] - 1);
+	for (j = pc_htab__slot(t, h); t->slots[j]; j = pc_htab__next(t, j)) {
+		struct raw_ent *e = raw_at(l, t->slots[j] - 1);
 		if (e->hash == h && e->key[0] == key[0] && e->key[1] == key[1] &&
 		    e->key[2] == key[2] && e->key[3] == key[3] &&
 		    (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
 			e->samples++;
 			e->weight += w;
-			return 0;
+			return t->slots[j] - 1;
 		}
 	}
-	if (l->nr_ents + 1 > l->nslots / 2) {
-		if (raw_rehash(l, l->nslots * 2))
-			return -ENOMEM;
-		for (j = h & (l->nslots - 1); l->slots[j]; j = (j + 1) & (l->nslots - 1))
-			;
-	}
+	if (pc_htab__reserve(t, 4096, raw_hash, l)) /* new stack: j is stale if it grew */
+		return -ENOMEM;
+	for (j = pc_htab__slot(t, h); t->slots[j]; j = pc_htab__next(t, j))
+		;
 	if (pc_grow((void **)&l->raw, &l->raw_cap, l->raw_nr + RAW_HDR_WORDS + n, sizeof(*l->raw)))
 		return -ENOMEM;
 	struct raw_ent *e = raw_at(l, l->raw_nr);
 	e->hash = h;
 	memcpy(e->key, key, sizeof(key));
 	e->time = s->time_ns;
+	e->parts = 0;
 	e->samples = 1;
 	e->weight = w;
 	if (n)
 		memcpy(e->addrs, k, n * sizeof(*k));
-	l->slots[j] = (uint32_t)(l->raw_nr + 1);
+	pc_htab__set(t, j, (uint32_t)l->raw_nr);
 	l->raw_nr += RAW_HDR_WORDS + n;
-	l->nr_ents++;
-	return 0;
+	return (int64_t)(l->raw_nr - RAW_HDR_WORDS - n);
+}
+
+static uint32_t page_index(uint8_t p)
+{
+	static const uint8_t idx[] = {[PMUPROF_PAGE_UNKNOWN] = PS_UNKNOWN,
+				      [PMUPROF_PAGE_4K] = PS_4K,
+				      [PMUPROF_PAGE_2M] = PS_2M,
+				      [PMUPROF_PAGE_1G] = PS_1G};
+
+	return p < PC_ARRAY_SIZE(idx) ? idx[p] : PS_UNKNOWN;
 }
 
 static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
@@ -215,7 +264,7 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	if (s->source < PC_NR_SOURCES)
 		a->acct.by_source[s->source]++;
 	if (l->filter_samples) {
-		const struct pc_filter *f = &l->o->filter;
+		const struct pc_filter *f = l->flt;
 		if ((f->has_pid && (int32_t)s->pid != f->pid) ||
 		    (f->comm && strncmp(f->comm, s->comm, sizeof(s->comm))) ||
 		    (f->has_cpu && s->cpu != f->cpu)) {
@@ -231,16 +280,6 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		return -ENOMEM;
 	}
 	uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
-	if (l->o->pagesize) {
-		/* A page size belongs to the sampled instruction, so for page
-		 * sizes --user-only/--kernel-only keep the samples taken in that
-		 * mode (a kernel-mode sample's data address is the kernel's). */
-		int mode = l->o->filter.mode;
-		bool ps_mode_ok = !(mode == PC_MODE_USER_ONLY && (flags & KMODE)) &&
-				  !(mode == PC_MODE_KERNEL_ONLY && !(flags & KMODE));
-		if (ps_mode_ok && pagesize_acc__add(l->o->pagesize, s->event, &v, w))
-			return -ENOMEM;
-	}
 	const uint64_t *k = v.kstack;
 	uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
 	/* no stacks recorded: the interrupted IP is the only frame */
@@ -251,7 +290,17 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		else
 			nu = 1;
 	}
-	return raw_add(l, s, flags, k, nk, nu, w);
+	int64_t raw = raw_add(l, s, flags, k, nk, nu, w);
+	const struct pmuprof_sample_addr *ad = v.addr;
+	if (raw < 0 || !l->want_addr || !ad)
+		return raw < 0 ? (int)raw : 0;
+	uint32_t dp = ad->addr_status == PMUPROF_ADDR_OK && ad->data_addr
+			      ? page_index(ad->data_page)
+			      : PS_NONE;
+	return part_add(l, (uint64_t)raw, s->ip,
+			(ad->addr_status < 8 ? ad->addr_status : 7) |
+				page_index(ad->code_page) << 8 | dp << 16,
+			w);
 }
 
 static int on_record(void *ctx, const struct pmuprof_record_header *rec)
@@ -300,26 +349,11 @@ static uint64_t addr_hash(int32_t pid, uint64_t addr, uint32_t adj)
 		pc_mix(pc_mix(PC_HASH_SEED, (uint64_t)(uint32_t)pid | (uint64_t)adj << 32), addr));
 }
 
-static int cache_grow(struct loader *l)
+static uint64_t cache_hash(const void *l, uint32_t i)
 {
-	size_t n = l->cache_slots ? l->cache_slots * 2 : 4096;
-	struct addr_ent *c = calloc(n, sizeof(*c));
+	const struct addr_ent *e = &((const struct loader *)l)->cache[i];
 
-	if (!c)
-		return -ENOMEM;
-	for (size_t i = 0; i < l->cache_slots; i++) {
-		struct addr_ent *e = &l->cache[i];
-		if (!e->name)
-			continue;
-		size_t j = addr_hash(e->pid, e->addr, e->adj) & (n - 1);
-		while (c[j].name)
-			j = (j + 1) & (n - 1);
-		c[j] = *e;
-	}
-	free(l->cache);
-	l->cache = c;
-	l->cache_slots = n;
-	return 0;
+	return addr_hash(e->pid, e->addr, e->adj);
 }
 
 /* Resolve (pid, addr) once. adj: a return address; look up addr - 1 so a
@@ -328,16 +362,22 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 				      uint32_t adj, uint64_t t)
 {
 	int32_t key = kernel ? -1 : pid;
+	struct pc_htab *ci = &l->cache_index;
+	struct addr_ent *e;
 	size_t j;
 
-	if (l->cache_nr + 1 > l->cache_slots / 2 && cache_grow(l))
+	if (pc_htab__reserve(ci, 4096, cache_hash, l))
 		return NULL;
-	for (j = addr_hash(key, addr, adj) & (l->cache_slots - 1); l->cache[j].name;
-	     j = (j + 1) & (l->cache_slots - 1))
-		if (l->cache[j].pid == key && l->cache[j].addr == addr && l->cache[j].adj == adj)
-			return &l->cache[j];
+	for (j = pc_htab__slot(ci, addr_hash(key, addr, adj)); ci->slots[j];
+	     j = pc_htab__next(ci, j)) {
+		e = &l->cache[ci->slots[j] - 1];
+		if (e->pid == key && e->addr == addr && e->adj == adj)
+			return e;
+	}
 	uint64_t a = addr - adj;
 	struct sym_result r;
+	if (pc_grow((void **)&l->cache, &l->cache_cap, l->cache_nr + 1, sizeof(*l->cache)))
+		return NULL;
 	if (kernel) {
 		r = sym__kernel(l->sym, a);
 	} else {
@@ -349,84 +389,71 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 		else
 			r = (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};
 	}
-	l->cache[j] = (struct addr_ent){
+	e = &l->cache[l->cache_nr];
+	*e = (struct addr_ent){
 		.pid = key, .adj = adj, .addr = addr, .name = r.name, .kind = r.kind};
-	l->cache_nr++;
-	return &l->cache[j];
+	pc_htab__set(ci, j, (uint32_t)l->cache_nr++);
+	return e;
 }
 
-static const char *ps_resolve(void *ctx, int32_t pid, uint64_t ip, uint64_t t, int kernel)
+/* Phase 2: every unique raw stack, symbolized, as one sample of the stream
+ * (samples/weight: all the samples it stands for). */
+static int emit_all(struct loader *l)
 {
-	const struct addr_ent *e = resolve(ctx, pid, ip, kernel, 0, t);
-
-	return e ? e->name : "[unknown]";
-}
-
-static int symbolize_all(struct loader *l)
-{
-	struct pc_stackbuf *sb = malloc(sizeof(*sb));
-	const struct pc_filter *f = &l->o->filter;
+	struct pc_frame *fr = malloc(PC_MAX_FRAMES * sizeof(*fr));
 	int r = 0;
 
-	if (!sb)
+	/* a raw stack's parts, for the stream (all of them at most) */
+	l->out_parts = malloc((l->nr_parts ? l->nr_parts : 1) * sizeof(*l->out_parts));
+	if (!fr || !l->out_parts) {
+		free(fr);
 		return -ENOMEM;
+	}
 	for (size_t off = 0; off < l->raw_nr && !r;) {
 		const struct raw_ent *e = raw_at(l, off);
 		off += raw_words(e);
-		struct pc_agg *a = l->agg[raw_event(e)];
 		const uint32_t nk = raw_nk(e), nu = raw_nu(e);
 		const int32_t pid = raw_pid(e);
-		const uint64_t *k = e->addrs, *u = k + nk;
-		sb->nr = 0;
-		for (uint32_t x = 0; x < nk && sb->nr < PC_MAX_FRAMES; x++) {
-			const struct addr_ent *ae = resolve(l, pid, k[x], 1, x > 0, e->time);
-			int64_t id;
-			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
-							   ae->kind)) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			sb->ids[sb->nr] = (uint32_t)id;
-			sb->kinds[sb->nr++] = PC_FRAME_KERNEL;
-		}
-		for (uint32_t x = 0; !r && x < nu && sb->nr < PC_MAX_FRAMES; x++) {
+		const uint64_t *k = e->addrs;
+		char comm[16];
+		memcpy(comm, &e->key[2], sizeof(comm));
+		struct pc_sample s = {.samples = e->samples, .weight = e->weight, .frames = fr};
+		s.event = l->agg[raw_event(e)]->index;
+		s.comm = comm;
+		s.comm_len = (uint32_t)strnlen(comm, sizeof(comm));
+		s.kernel_mode = (e->key[0] >> 48) & KMODE;
+		for (uint32_t x = 0; x < nk + nu && s.nr < PC_MAX_FRAMES; x++) {
 			/* a user address in the kernel half is bogus (fault mid-walk) */
-			int kern = u[x] >= 0xff00000000000000ull;
-			const struct addr_ent *ae = resolve(l, pid, u[x], kern, x > 0, e->time);
-			int64_t id;
-			if (!ae || (id = pc_strtab__intern(&a->names, ae->name, strlen(ae->name),
-							   ae->kind)) < 0) {
+			int kern = x < nk || k[x] >= KERNEL_ADDR_MIN;
+			const struct addr_ent *ae =
+				resolve(l, pid, k[x], kern, x != 0 && x != nk, e->time);
+			if (!ae) {
 				r = -ENOMEM;
 				break;
 			}
-			sb->ids[sb->nr] = (uint32_t)id;
-			sb->kinds[sb->nr++] = kern ? PC_FRAME_KERNEL : PC_FRAME_USER;
+			fr[s.nr++] = (struct pc_frame){.name = ae->name,
+						       .len = (uint32_t)strlen(ae->name),
+						       .kind = (uint8_t)ae->kind,
+						       .kernel = (uint8_t)kern};
 		}
-		if (r)
-			break;
-		int64_t proc = -1;
-		if (!f->no_process) {
-			char comm[16];
-			memcpy(comm, &e->key[2], sizeof(comm));
-			size_t cl = strnlen(comm, sizeof(comm));
-			proc = pc_strtab__intern(&a->names, cl ? comm : "[unknown]", cl ? cl : 9,
-						 PC_FRAME_PROCESS);
-			if (proc < 0) {
-				r = (int)proc;
-				break;
-			}
+		for (uint32_t i = e->parts; !r && i; i = l->parts[i - 1].next) {
+			const struct addr_part *p = &l->parts[i - 1];
+			struct pc_addr_part *o = &l->out_parts[s.nr_addr++];
+			*o = (struct pc_addr_part){.samples = p->samples, .weight = p->weight};
+			o->status = (uint8_t)p->pages;
+			o->code_page = (uint8_t)(p->pages >> 8);
+			o->data_page = (uint8_t)(p->pages >> 16);
+			const struct addr_ent *ae =
+				o->data_page == PS_NONE
+					? NULL
+					: resolve(l, pid, p->ip, s.kernel_mode, 0, e->time);
+			o->ip_name = ae ? ae->name : "[unknown]";
 		}
-		int c = pc_stackbuf__commit(sb, a, proc, f, e->samples, e->weight);
-		if (c < 0) {
-			r = c;
-		} else if (c == 0) {
-			l->set->acct.filtered += e->samples;
-		} else {
-			a->acct.kept += e->samples;
-			a->acct.weight += e->weight;
-		}
+		s.addr = l->out_parts;
+		if (!r)
+			r = pc_stream__emit(l->out, &s);
 	}
-	free(sb);
+	free(fr);
 	return r;
 }
 
@@ -435,18 +462,20 @@ static const char *default_unit(uint32_t source)
 	return source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER ? "ns" : "events";
 }
 
-int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
+int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *flt,
+		       const struct sym_opts *sym, const struct pc_stream *out, char *err,
 		       size_t errlen)
 {
 	struct loader *l = calloc(1, sizeof(*l));
 	struct pc_accounting *ac = &s->acct;
-	const struct pc_filter *flt = &o->filter;
 	int r;
 
 	if (!l)
 		return -ENOMEM;
 	l->set = s;
-	l->o = o;
+	l->flt = flt;
+	l->out = out;
+	l->want_addr = out->wants_addr;
 	l->tmin = UINT64_MAX;
 	/* STREAM: records are only used inside on_record (everything kept is
 	 * copied), and one read pass beats faulting in the mapping */
@@ -468,6 +497,9 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 	snprintf(ac->cmdline, sizeof(ac->cmdline), "%.511s", f->hdr.cmdline);
 	s->has_cpu = true;
 	s->has_process = !flt->no_process;
+	ac->has_pages = true;
+	ac->has_data_addr = f->hdr.config_flags & PMUPROF_CF_DATA_ADDR;
+	ac->has_code_page = f->hdr.config_flags & PMUPROF_CF_CODE_PAGE;
 
 	bool any = false;
 	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
@@ -517,7 +549,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 		r = -ENOENT;
 		goto out;
 	}
-	l->sym = sym__new(&o->sym);
+	l->sym = sym__new(sym);
 	if (!l->sym) {
 		r = -ENOMEM;
 		goto out;
@@ -527,7 +559,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 	l->hash = pc_stack_hash_select();
 	l->filter_samples = flt->has_pid || flt->comm || flt->has_cpu;
 	l->weight_period = flt->weight == PC_WEIGHT_PERIOD;
-	if (raw_rehash(l, 4096)) {
+	if (pc_htab__grow(&l->raw_index, 4096, raw_hash, l)) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -572,18 +604,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_load_
 		pc_warn("%s: skipped %llu malformed sample record(s); first: %s", path,
 			(unsigned long long)l->bad, ac->first_skip);
 
-	r = symbolize_all(l);
-	if (!r && o->pagesize) {
-		const char *names[PMUPROF_MAX_EVENTS], *units[PMUPROF_MAX_EVENTS];
-		for (uint32_t i = 0; i < PMUPROF_MAX_EVENTS; i++) {
-			names[i] = l->agg[i] ? l->agg[i]->prof.event : NULL;
-			units[i] = l->agg[i] ? l->agg[i]->prof.unit : NULL;
-		}
-		r = pagesize_acc__summarize(o->pagesize, ps_resolve, l, path,
-					    f->hdr.config_flags & PMUPROF_CF_DATA_ADDR,
-					    f->hdr.config_flags & PMUPROF_CF_CODE_PAGE, names,
-					    units, PMUPROF_MAX_EVENTS);
-	}
+	r = emit_all(l);
 	if (!r)
 		r = pc_set__finish(s);
 	if (r)
@@ -601,8 +622,12 @@ out:
 	sym__free(l->sym);
 	pmufile__close(l->f);
 	free(l->raw);
-	free(l->slots);
+	pc_htab__free(&l->raw_index);
+	pc_htab__free(&l->cache_index);
+	pc_htab__free(&l->part_index);
 	free(l->cache);
+	free(l->parts);
+	free(l->out_parts);
 	free(l);
 	return r;
 }

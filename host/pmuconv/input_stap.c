@@ -18,7 +18,7 @@
  * "[unknown]". A stack closed by a blank line without a count counts 1.
  * There is one event ("stap" unless --event-name says otherwise).
  */
-#include "input.h"
+#include "inputs.h"
 #include "textparse.h"
 
 #include <errno.h>
@@ -27,8 +27,10 @@
 struct stap_state {
 	struct pc_set *set;
 	struct pc_agg *agg;
-	const struct pc_filter *f;
-	struct pc_stackbuf sb;
+	const struct pc_stream *out;
+	struct pc_strtab fmt; /* names made here ("func [mod]", "lib+0xoff") */
+	struct pc_frame fr[PC_MAX_FRAMES];
+	uint32_t nr;
 	bool pending;
 	uint64_t lineno;
 };
@@ -42,12 +44,11 @@ static bool is_hex_span(const char *p, const char *e)
 
 static int stap_frame(struct stap_state *st, const char *p, const char *e)
 {
-	struct pc_agg *a = st->agg;
-	const char *sym, *se, *mod = NULL, *me = NULL;
+	const char *sym, *se, *mod = NULL, *me = NULL, *name;
 	uint64_t addr = 0;
-	char buf[1024];
-	int side, kind, n;
-	int64_t id;
+	char buf[1024]; /* names are cut to 1023 bytes */
+	int side, kind;
+	int64_t n, id;
 
 	p = skip_ws(p, e);
 	while (e > p && is_ws(e[-1]))
@@ -75,14 +76,7 @@ static int stap_frame(struct stap_state *st, const char *p, const char *e)
 				se--;
 		}
 	}
-	/* strip "+0xOFF/0xSIZE" or "+0xOFF" */
-	for (const char *x = se; x > sym; x--) {
-		if (x[-1] != '+')
-			continue;
-		if (se - x > 2 && x[0] == '0' && x[1] == 'x' && x - 1 > sym)
-			se = x - 1;
-		break;
-	}
+	se = strip_offset(sym, se, false); /* "+0xOFF/0xSIZE" or "+0xOFF" */
 	bool kmod = mod && me - mod == 6 && !memcmp(mod, "kernel", 6);
 	side = (kmod || addr >= KERNEL_ADDR_MIN) ? PC_FRAME_KERNEL : PC_FRAME_USER;
 	if (se == sym || is_hex_span(sym, se)) {
@@ -92,54 +86,56 @@ static int stap_frame(struct stap_state *st, const char *p, const char *e)
 			const char *base = plus;
 			while (base > mod && base[-1] != '/')
 				base--;
-			n = snprintf(buf, sizeof(buf), "%.*s", (int)(me - base), base);
+			name = base;
+			n = me - base;
 		} else {
-			n = snprintf(buf, sizeof(buf), "[unknown]");
+			name = "[unknown]";
+			n = 9;
 		}
 	} else if (side == PC_FRAME_KERNEL && mod && !kmod) {
 		kind = PC_FRAME_KERNEL;
+		name = buf;
 		n = snprintf(buf, sizeof(buf), "%.*s [%.*s]", (int)(se - sym), sym, (int)(me - mod),
 			     mod);
 	} else {
 		kind = side;
-		n = snprintf(buf, sizeof(buf), "%.*s", (int)(se - sym), sym);
+		name = sym;
+		n = se - sym;
 	}
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		n = (int)sizeof(buf) - 1;
-	id = pc_strtab__intern(&a->names, buf, (size_t)n, kind);
-	if (id < 0)
-		return (int)id;
-	if (st->sb.nr >= PC_MAX_FRAMES) {
-		st->sb.cut = true;
-		return 0;
+	if (st->nr >= PC_MAX_FRAMES)
+		return 0;  /* keep the leaf-most frames */
+	if (name == buf) { /* made here: keep it until the sample is emitted */
+		if ((id = pc_strtab__intern(&st->fmt, buf, (size_t)n, kind)) < 0)
+			return (int)id;
+		name = st->fmt.names[id].name;
 	}
-	st->sb.ids[st->sb.nr] = (uint32_t)id;
-	st->sb.kinds[st->sb.nr++] = (uint8_t)side;
+	st->fr[st->nr++] = (struct pc_frame){.name = name,
+					     .len = (uint32_t)n,
+					     .kind = (uint8_t)kind,
+					     .kernel = side == PC_FRAME_KERNEL};
 	st->pending = true;
 	return 0;
 }
 
 static int stap_commit(struct stap_state *st, uint64_t count)
 {
-	int r;
+	struct pc_sample s = {.event = st->agg->index,
+			      .samples = count,
+			      .weight = count,
+			      .frames = st->fr,
+			      .nr = st->nr};
 
 	st->set->acct.samples += count;
 	st->agg->acct.samples += count;
-	r = pc_stackbuf__commit(&st->sb, st->agg, -1, st->f, count, count);
-	st->sb.nr = 0;
+	st->nr = 0;
 	st->pending = false;
-	if (r < 0)
-		return r;
-	if (r == 0) {
-		st->set->acct.filtered += count;
-		return 0;
-	}
-	st->agg->acct.kept += count;
-	st->agg->acct.weight += count;
-	return 0;
+	return pc_stream__emit(st->out, &s);
 }
 
-int input_stap_parse(struct pc_set *s, const char *buf, size_t len, const struct pc_filter *f)
+int input_stap_parse(struct pc_set *s, const char *buf, size_t len, const struct pc_filter *f,
+		     const struct pc_stream *out)
 {
 	struct stap_state *st = calloc(1, sizeof(*st));
 	const char *p = buf, *end = buf + len;
@@ -149,7 +145,7 @@ int input_stap_parse(struct pc_set *s, const char *buf, size_t len, const struct
 	if (!st)
 		return -ENOMEM;
 	st->set = s;
-	st->f = f;
+	st->out = out;
 	if (!s->acct.format)
 		s->acct.format = "stap";
 	st->agg = pc_set__event(s, ev);
@@ -215,6 +211,7 @@ int input_stap_parse(struct pc_set *s, const char *buf, size_t len, const struct
 	}
 	if (!r && st->pending)
 		r = stap_commit(st, 1);
+	pc_strtab__free(&st->fmt);
 	free(st);
 	return r;
 }

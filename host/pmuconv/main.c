@@ -2,44 +2,62 @@
 /*
  * pmuconv: turn pmuprof data files (and perf script / stap / folded text)
  * into folded stacks, reports, page-size breakdowns, diffs and, when the
- * renderers are built in, flamegraphs and HTML pages. The subcommands live
- * in cli.c's table (pc_cmds[]); this file only dispatches.
+ * renderers are built in, flamegraphs and HTML pages. This file holds the
+ * subcommand table and dispatches; each cmd_<name>.c parses its own options
+ * and wires its pipeline.
  */
 #include "cli.h"
 
-#include <stdlib.h>
+static const struct pc_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} cmds[] = {
+	{"folded", cmd_folded, "folded stacks, one file per event"},
+	{"report", cmd_report, "accounting header and top tables per event"},
+	{"pagesize", cmd_pagesize, "4K/2M/1G shares of data and code accesses"},
+	{"diff", cmd_diff, "functions that grew or shrank between two recordings"},
+	{"flamegraph", cmd_flamegraph, "one interactive SVG per event (renderer)"},
+	{"html", cmd_html, "one self-contained HTML report (renderer)"},
+};
+
+static const struct pc_cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < PC_ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: pmuconv COMMAND [options] FILE...\n\ncommands:\n");
-	for (size_t i = 0; i < pc_nr_cmds; i++)
-		fprintf(out, "  %-11s %s\n", pc_cmds[i].name, pc_cmds[i].summary);
+	for (size_t i = 0; i < PC_ARRAY_SIZE(cmds); i++)
+		fprintf(out, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out, "\n'pmuconv COMMAND --help' for the options of a command; see pmuconv(1).\n");
 }
 
 int main(int argc, char **argv)
 {
 	const struct pc_cmd *c;
-	int r;
 
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && (c = pc_find_cmd(argv[2]))) {
-			fputs(c->usage, stdout);
-			return 0;
+		if (argc > 2 && (c = find_cmd(argv[2]))) {
+			char *help[] = {argv[2], "--help", NULL};
+			return c->fn(2, help);
 		}
 		usage(stdout);
 		return 0;
 	}
-	c = pc_find_cmd(argv[1]);
+	c = find_cmd(argv[1]);
 	if (!c) {
 		fprintf(stderr, "pmuconv: unknown command '%s'\n", argv[1]);
 		usage(stderr);
 		return 2;
 	}
-	r = c->fn(argc - 1, argv + 1);
-	return r;
+	return c->fn(argc - 1, argv + 1);
 }

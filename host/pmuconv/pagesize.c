@@ -1,47 +1,41 @@
 // SPDX-License-Identifier: MIT
-/* `pmuconv pagesize`: data and code page-size shares per event. */
+/* The page-size consumer of the sample stream: data and code page-size
+ * shares per event, the top symbols and processes, and their text/JSON. */
 #include "pagesize.h"
-#include "cli.h"
-#include "render.h"
+#include "pcagg.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#ifndef PMUCONV_NO_PMUFILE
-#include "lib/pmufile/pmufile.h"
-#endif
-
 const char *const ps_page_names[PS__NR] = {"4K", "2M", "1G", "unknown"};
 
-#define PS_NO_DATA    0xff /* key: sample has no data address */
 #define PS_MAX_EVENTS 16
 
-/* One unique (event, pid, comm, leaf ip, pages) tuple: symbols are
- * resolved once per tuple after the pass. */
-struct ps_key_ent {
-	uint64_t hash;
-	uint64_t ip, time;
-	int32_t pid;
-	uint16_t event;
-	uint8_t data_page, code_page, kernel;
-	char comm[16];
+/* One stream sample with a data address, for the top tables: its names are
+ * copied (the input's symbols do not outlive the load). */
+struct ps_ent {
+	const char *sym, *comm;
+	uint32_t event;
+	uint8_t page;
 	uint64_t samples, weight;
 };
 
 struct pagesize_acc {
-	struct ps_key_ent *ents;
-	size_t nr, cap;
-	uint32_t *slots;
-	size_t nslots;
+	int mode; /* enum pc_mode_filter */
 	struct ps_event ev[PS_MAX_EVENTS];
-	bool seen[PS_MAX_EVENTS];
-	struct pagesize_summary *summary;
+	struct ps_ent *ents;
+	size_t nr, cap;
+	struct pc_arena names;
 };
 
-struct pagesize_acc *pagesize_acc__new(void)
+struct pagesize_acc *pagesize_acc__new(int mode)
 {
-	return calloc(1, sizeof(struct pagesize_acc));
+	struct pagesize_acc *a = calloc(1, sizeof(struct pagesize_acc));
+
+	if (a)
+		a->mode = mode;
+	return a;
 }
 
 void pagesize_acc__free(struct pagesize_acc *a)
@@ -49,115 +43,53 @@ void pagesize_acc__free(struct pagesize_acc *a)
 	if (!a)
 		return;
 	free(a->ents);
-	free(a->slots);
-	pagesize_summary__free(a->summary);
+	pc_arena__free(&a->names);
 	free(a);
 }
 
-#ifndef PMUCONV_NO_PMUFILE
-static int page_index(uint8_t p)
+static void split_add(struct ps_split *sp, int page, uint64_t n, uint64_t w)
 {
-	switch (p) {
-	case PMUPROF_PAGE_4K:
-		return PS_4K;
-	case PMUPROF_PAGE_2M:
-		return PS_2M;
-	case PMUPROF_PAGE_1G:
-		return PS_1G;
-	default:
-		return PS_UNKNOWN;
-	}
+	sp->samples[page] += n;
+	sp->weight[page] += w;
+	sp->total_samples += n;
+	sp->total_weight += w;
 }
 
-static int ps_rehash(struct pagesize_acc *a)
+int pagesize_acc__consume(void *ctx, const struct pc_sample *s)
 {
-	size_t n = a->nslots ? a->nslots * 2 : 4096;
-	uint32_t *sl = calloc(n, sizeof(*sl));
-
-	if (!sl)
-		return -ENOMEM;
-	for (size_t i = 0; i < a->nr; i++) {
-		size_t j = a->ents[i].hash & (n - 1);
-		while (sl[j])
-			j = (j + 1) & (n - 1);
-		sl[j] = (uint32_t)i + 1;
-	}
-	free(a->slots);
-	a->slots = sl;
-	a->nslots = n;
-	return 0;
-}
-
-int pagesize_acc__add(struct pagesize_acc *a, uint32_t evi, const struct pmufile_sample_view *v,
-		      uint64_t w)
-{
-	const struct pmuprof_sample *s = v->s;
-	const struct pmuprof_sample_addr *ad = v->addr;
+	struct pagesize_acc *a = ctx;
 	struct ps_event *ev;
-	uint8_t dp = PS_NO_DATA, cp = PS_UNKNOWN;
+	struct ps_ent *e;
 
-	if (evi >= PS_MAX_EVENTS)
+	/* A page size belongs to the sampled instruction, so for page sizes
+	 * --user-only/--kernel-only keep the samples taken in that mode (a
+	 * kernel-mode sample's data address is the kernel's). */
+	if (s->event >= PS_MAX_EVENTS || (a->mode == PC_MODE_USER_ONLY && s->kernel_mode) ||
+	    (a->mode == PC_MODE_KERNEL_ONLY && !s->kernel_mode))
 		return 0;
-	ev = &a->ev[evi];
-	a->seen[evi] = true;
-	ev->samples++;
-	if (!ad)
-		return 0;
-	ev->with_addr++;
-	ev->addr_status[ad->addr_status < 8 ? ad->addr_status : 7]++;
-	cp = (uint8_t)page_index(ad->code_page);
-	ev->code.samples[cp]++;
-	ev->code.weight[cp] += w;
-	ev->code.total_samples++;
-	ev->code.total_weight += w;
-	if (ad->addr_status == PMUPROF_ADDR_OK && ad->data_addr) {
-		dp = (uint8_t)page_index(ad->data_page);
-		ev->data.samples[dp]++;
-		ev->data.weight[dp] += w;
-		ev->data.total_samples++;
-		ev->data.total_weight += w;
-	} else {
-		ev->no_data_access++;
-	}
-	/* tally by leaf for the top tables */
-	uint8_t kern = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? 1 : 0;
-	uint64_t c0, c1, h;
-	memcpy(&c0, s->comm, 8);
-	memcpy(&c1, s->comm + 8, 8);
-	h = pc_mix(PC_HASH_SEED,
-		   (uint64_t)evi | (uint64_t)dp << 16 | (uint64_t)cp << 24 | (uint64_t)kern << 32);
-	h = pc_fmix(pc_mix(pc_mix(pc_mix(pc_mix(h, s->ip), (uint32_t)s->pid), c0), c1));
-	if (a->nr + 1 > a->nslots / 2 && ps_rehash(a))
-		return -ENOMEM;
-	size_t j;
-	for (j = h & (a->nslots - 1); a->slots[j]; j = (j + 1) & (a->nslots - 1)) {
-		struct ps_key_ent *e = &a->ents[a->slots[j] - 1];
-		if (e->hash == h && e->ip == s->ip && e->pid == (int32_t)s->pid &&
-		    e->event == evi && e->data_page == dp && e->code_page == cp &&
-		    e->kernel == kern && !memcmp(e->comm, s->comm, 16)) {
-			e->samples++;
-			e->weight += w;
-			return 0;
+	ev = &a->ev[s->event];
+	ev->samples += s->samples;
+	for (const struct pc_addr_part *p = s->addr; p < s->addr + s->nr_addr; p++) {
+		ev->with_addr += p->samples;
+		ev->addr_status[p->status & 7] += p->samples;
+		split_add(&ev->code, p->code_page, p->samples, p->weight);
+		if (p->data_page == PS_NONE) {
+			ev->no_data_access += p->samples;
+			continue;
 		}
+		split_add(&ev->data, p->data_page, p->samples, p->weight);
+		if (pc_grow((void **)&a->ents, &a->cap, a->nr + 1, sizeof(*a->ents)))
+			return -ENOMEM;
+		e = &a->ents[a->nr];
+		*e = (struct ps_ent){NULL, NULL, s->event, p->data_page, p->samples, p->weight};
+		e->sym = pc_arena__strndup(&a->names, p->ip_name, strlen(p->ip_name));
+		e->comm = pc_arena__strndup(&a->names, s->comm ? s->comm : "", s->comm_len);
+		if (!e->sym || !e->comm)
+			return -ENOMEM;
+		a->nr++;
 	}
-	if (pc_grow((void **)&a->ents, &a->cap, a->nr + 1, sizeof(*a->ents)))
-		return -ENOMEM;
-	struct ps_key_ent *e = &a->ents[a->nr];
-	*e = (struct ps_key_ent){.hash = h,
-				 .ip = s->ip,
-				 .time = s->time_ns,
-				 .pid = (int32_t)s->pid,
-				 .event = (uint16_t)evi,
-				 .data_page = dp,
-				 .code_page = cp,
-				 .kernel = kern,
-				 .samples = 1,
-				 .weight = w};
-	memcpy(e->comm, s->comm, 16);
-	a->slots[j] = (uint32_t)++a->nr;
 	return 0;
 }
-#endif
 
 struct named {
 	const char *name;
@@ -210,72 +142,42 @@ static void fill_top(struct named *v, size_t n, struct ps_top top[PS__NR][PS_TOP
 	}
 }
 
-int pagesize_acc__summarize(struct pagesize_acc *a, ps_resolve_fn resolve, void *ctx,
-			    const char *source, bool has_data_addr, bool has_code_page,
-			    const char *const *event_names, const char *const *units,
-			    size_t nr_events)
+struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
+						 const struct pc_set *set)
 {
 	struct pagesize_summary *s = calloc(1, sizeof(*s));
-	struct named *syms = NULL, *procs = NULL;
-	char(*comms)[17] = NULL;
+	struct named *syms = calloc(a->nr + 1, sizeof(*syms));
+	struct named *procs = calloc(a->nr + 1, sizeof(*procs));
 
-	if (!s)
-		return -ENOMEM;
-	s->source = source;
-	s->has_data_addr = has_data_addr;
-	s->has_code_page = has_code_page;
-	s->events = calloc(PS_MAX_EVENTS, sizeof(*s->events));
-	syms = calloc(a->nr + 1, sizeof(*syms));
-	procs = calloc(a->nr + 1, sizeof(*procs));
-	comms = calloc(a->nr + 1, sizeof(*comms));
-	if (!s->events || !syms || !procs || !comms)
-		goto nomem;
-	for (size_t e = 0; e < nr_events && e < PS_MAX_EVENTS; e++) {
-		if (!event_names[e])
-			continue;
+	if (!s || !syms || !procs || !(s->events = calloc(PS_MAX_EVENTS, sizeof(*s->events)))) {
+		pagesize_summary__free(s);
+		s = NULL;
+		errno = ENOMEM;
+		goto out;
+	}
+	s->source = set->acct.source;
+	s->has_data_addr = set->acct.has_data_addr;
+	s->has_code_page = set->acct.has_code_page;
+	for (size_t e = 0; e < set->nr && e < PS_MAX_EVENTS; e++) {
 		struct ps_event *pe = &s->events[s->nr_events++];
 		*pe = a->ev[e];
-		snprintf(pe->event, sizeof(pe->event), "%s", event_names[e]);
-		snprintf(pe->unit, sizeof(pe->unit), "%s", units[e] ? units[e] : "samples");
+		snprintf(pe->event, sizeof(pe->event), "%s", set->ev[e]->prof.event);
+		snprintf(pe->unit, sizeof(pe->unit), "%s", set->ev[e]->prof.unit);
 		size_t n = 0;
 		for (size_t i = 0; i < a->nr; i++) {
-			const struct ps_key_ent *k = &a->ents[i];
-			if (k->event != e || k->data_page == PS_NO_DATA)
+			const struct ps_ent *k = &a->ents[i];
+			if (k->event != e)
 				continue;
-			syms[n].name = resolve(ctx, k->pid, k->ip, k->time, k->kernel);
-			syms[n].page = k->data_page;
-			syms[n].samples = k->samples;
-			syms[n].weight = k->weight;
-			snprintf(comms[n], sizeof(comms[n]), "%.16s", k->comm);
+			syms[n] = (struct named){k->sym, k->page, k->samples, k->weight};
 			procs[n] = syms[n];
-			procs[n].name = comms[n];
-			n++;
+			procs[n++].name = k->comm;
 		}
 		fill_top(syms, n, pe->top_syms, pe->nr_top_syms);
 		fill_top(procs, n, pe->top_procs, pe->nr_top_procs);
 	}
+out:
 	free(syms);
 	free(procs);
-	free(comms);
-	pagesize_summary__free(a->summary);
-	a->summary = s;
-	return 0;
-nomem:
-	free(syms);
-	free(procs);
-	free(comms);
-	pagesize_summary__free(s);
-	return -ENOMEM;
-}
-
-struct pagesize_summary *pagesize_take_summary(struct pagesize_acc *a)
-{
-	struct pagesize_summary *s;
-
-	if (!a)
-		return NULL;
-	s = a->summary;
-	a->summary = NULL;
 	return s;
 }
 
@@ -287,18 +189,23 @@ void pagesize_summary__free(struct pagesize_summary *s)
 	free(s);
 }
 
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
 static void print_split(FILE *out, const char *what, const struct ps_split *sp, const char *unit)
 {
 	fprintf(out, "  %-9s %10s %8s %16s %8s\n", what, "samples", "share", unit, "share");
 	for (int p = 0; p < PS__NR; p++)
 		fprintf(out, "  %-9s %10llu %7.2f%% %16llu %7.2f%%\n", ps_page_names[p],
-			(unsigned long long)sp->samples[p], pct(sp->samples[p], sp->total_samples),
-			(unsigned long long)sp->weight[p], pct(sp->weight[p], sp->total_weight));
+			(unsigned long long)sp->samples[p],
+			pc_pct(sp->samples[p], sp->total_samples),
+			(unsigned long long)sp->weight[p], pc_pct(sp->weight[p], sp->total_weight));
+}
+
+static void print_top(FILE *out, const char *what, int p, const struct ps_top *t, size_t n,
+		      const struct ps_split *data)
+{
+	fprintf(out, "%s on %s data pages:\n", what, ps_page_names[p]);
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "  %7.2f%% %10llu  %s\n", pc_pct(t[k].weight, data->weight[p]),
+			(unsigned long long)t[k].samples, t[k].name);
 }
 
 static void json_split(FILE *out, const struct ps_split *sp)
@@ -310,8 +217,9 @@ static void json_split(FILE *out, const struct ps_split *sp)
 			", \"%s\": {\"samples\": %llu, \"weight\": %llu, \"samples_percent\": "
 			"%.4f, \"weight_percent\": %.4f}",
 			ps_page_names[p], (unsigned long long)sp->samples[p],
-			(unsigned long long)sp->weight[p], pct(sp->samples[p], sp->total_samples),
-			pct(sp->weight[p], sp->total_weight));
+			(unsigned long long)sp->weight[p],
+			pc_pct(sp->samples[p], sp->total_samples),
+			pc_pct(sp->weight[p], sp->total_weight));
 	fprintf(out, "}");
 }
 
@@ -338,16 +246,14 @@ static const char *const status_names[8] = {
 int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 {
 	if (json) {
-		fprintf(out, "{\n \"source\": ");
-		pc_json_str(out, s->source ? s->source : "");
+		pc_json_kstr(out, "{\n \"source\": ", s->source ? s->source : "");
 		fprintf(out, ",\n \"has_data_addr\": %s,\n \"has_code_page\": %s,\n \"events\": [",
 			s->has_data_addr ? "true" : "false", s->has_code_page ? "true" : "false");
 		for (size_t i = 0; i < s->nr_events; i++) {
 			const struct ps_event *e = &s->events[i];
 			fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
 			pc_json_str(out, e->event);
-			fprintf(out, ", \"unit\": ");
-			pc_json_str(out, e->unit);
+			pc_json_kstr(out, ", \"unit\": ", e->unit);
 			fprintf(out,
 				",\n   \"samples\": %llu, \"with_addr\": %llu, \"no_data_access\": "
 				"%llu,\n   \"addr_status\": {",
@@ -409,77 +315,11 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 		for (int p = 0; p < PS__NR; p++) {
 			if (!e->nr_top_syms[p])
 				continue;
-			fprintf(out, "\nTop symbols on %s data pages:\n", ps_page_names[p]);
-			for (size_t k = 0; k < e->nr_top_syms[p]; k++)
-				fprintf(out, "  %7.2f%% %10llu  %s\n",
-					pct(e->top_syms[p][k].weight, e->data.weight[p]),
-					(unsigned long long)e->top_syms[p][k].samples,
-					e->top_syms[p][k].name);
-			fprintf(out, "Top processes on %s data pages:\n", ps_page_names[p]);
-			for (size_t k = 0; k < e->nr_top_procs[p]; k++)
-				fprintf(out, "  %7.2f%% %10llu  %s\n",
-					pct(e->top_procs[p][k].weight, e->data.weight[p]),
-					(unsigned long long)e->top_procs[p][k].samples,
-					e->top_procs[p][k].name);
+			print_top(out, "\nTop symbols", p, e->top_syms[p], e->nr_top_syms[p],
+				  &e->data);
+			print_top(out, "Top processes", p, e->top_procs[p], e->nr_top_procs[p],
+				  &e->data);
 		}
 	}
 	return ferror(out) ? -EIO : 0;
-}
-
-int cmd_pagesize(int argc, char **argv)
-{
-	struct pc_cli c;
-	struct pc_set s = {0};
-	struct pagesize_summary *ps = NULL;
-	FILE *out;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_JSON,
-			     pc_find_cmd("pagesize"), 1, 1);
-
-	if (r)
-		return r == 1 ? 0 : 2;
-	if (pc_cli_svg && !render_pagesize_svg) {
-		fprintf(stderr, "pmuconv pagesize: --svg: not built (no page-size chart renderer "
-				"in this pmuconv)\n");
-		return 3;
-	}
-	c.load.pagesize = pagesize_acc__new();
-	if (!c.load.pagesize)
-		return 1;
-	if ((r = pc_cli_load(&c, &s, 0)))
-		goto done;
-	ps = pagesize_take_summary(c.load.pagesize);
-	if (!ps) {
-		fprintf(stderr,
-			"pmuconv pagesize: %s is %s input, which has no page sizes; page sizes "
-			"come from pmuprof recordings made with `pmuctl record --data-addr`\n",
-			c.pos[0], s.acct.format ? s.acct.format : "text");
-		r = 1;
-		goto done;
-	}
-	out = pc_cli_open_out(c.out);
-	if (!out) {
-		r = 1;
-		goto done;
-	}
-	pagesize_print(out, ps, c.json);
-	r = pc_cli_close_out(out, c.out);
-	if (!r && pc_cli_svg && ps->has_data_addr) {
-		FILE *f = pc_cli_open_out(pc_cli_svg);
-		if (!f) {
-			r = 1;
-			goto done;
-		}
-		int e = render_pagesize_svg(f, ps);
-		if (e)
-			fprintf(stderr, "pmuconv: %s: rendering failed: %s\n", pc_cli_svg,
-				strerror(-e));
-		r = pc_cli_close_out(f, pc_cli_svg) || e ? 1 : 0;
-	}
-done:
-	pagesize_summary__free(ps);
-	pagesize_acc__free(c.load.pagesize);
-	pc_set__free(&s);
-	return r;
 }

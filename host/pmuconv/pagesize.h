@@ -3,8 +3,9 @@
  * Page-size breakdown of samples that carry a data address (pmuctl record
  * --data-addr): per event, the shares of samples on 4K/2M/1G/unknown pages
  * for the data access and for the code (IP) page, with the top symbols and
- * processes per page size. Built from pmuprof files only (perf script and
- * stap have no page sizes).
+ * processes per page size. The accumulator is a consumer of the sample
+ * stream (sample.h), so it counts whatever input carries the address part
+ * (today pmuprof files; perf script and stap have no page sizes).
  *
  * struct pagesize_summary is what the renderer (render_pagesize_svg) and the
  * HTML page consume; everything in it is plain data owned by the summary.
@@ -15,14 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "sample.h"
 
-enum ps_page {
-	PS_4K = 0,
-	PS_2M = 1,
-	PS_1G = 2,
-	PS_UNKNOWN = 3, /* not mapped, or the page walk failed */
-	PS__NR = 4,
-};
 extern const char *const ps_page_names[PS__NR]; /* "4K", "2M", "1G", "unknown" */
 
 struct ps_split {
@@ -62,26 +57,18 @@ struct pagesize_summary {
 	struct ps_event *events;
 };
 
-/* Collection during the native pass (input_pmufile.c). */
+/* The accumulator; mode (enum pc_mode_filter): with --user-only or
+ * --kernel-only only the samples taken in that mode count. */
 struct pagesize_acc;
-struct pagesize_acc *pagesize_acc__new(void);
+struct pc_set;
+struct pagesize_acc *pagesize_acc__new(int mode);
 void pagesize_acc__free(struct pagesize_acc *a);
-struct pmufile_sample_view;
-/* Count one sample (ev: event index; weight already chosen by --weight). */
-int pagesize_acc__add(struct pagesize_acc *a, uint32_t ev, const struct pmufile_sample_view *v,
-		      uint64_t weight);
-
-/* Leaf symbol resolver the summary uses (input_pmufile.c provides it with
- * the same cache as the stacks). kernel: the IP was a kernel address. */
-typedef const char *(*ps_resolve_fn)(void *ctx, int32_t pid, uint64_t ip, uint64_t t, int kernel);
-/* Resolve leaf symbols and build the summary (kept in the accumulator until
- * taken). Returns 0 or a negative errno. */
-int pagesize_acc__summarize(struct pagesize_acc *a, ps_resolve_fn resolve, void *ctx,
-			    const char *source, bool has_data_addr, bool has_code_page,
-			    const char *const *event_names, const char *const *units,
-			    size_t nr_events);
-/* Move the summary out of the accumulator (NULL if none was built). */
-struct pagesize_summary *pagesize_take_summary(struct pagesize_acc *a);
+/* The stream consumer (ctx: the accumulator); wants the address part. */
+int pagesize_acc__consume(void *acc, const struct pc_sample *s);
+/* The summary of what was counted, for the events of s (loaded): NULL with
+ * errno ENOMEM on failure. */
+struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
+						 const struct pc_set *s);
 void pagesize_summary__free(struct pagesize_summary *s);
 int pagesize_print(FILE *out, const struct pagesize_summary *s, int json);
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+/* Builds the per-event profiles: name interning, the unique-stack table,
+ * per-CPU tallies, the pc_set of one input, and its stream consumer. */
 #include "pcagg.h"
 
 #include <errno.h>
@@ -26,37 +28,21 @@ size_t pc_escape_name(char *dst, const char *s, size_t len)
 	return len;
 }
 
-static int strtab_rehash(struct pc_strtab *t, size_t nslots)
+static uint64_t strtab_hash(const void *t, uint32_t id)
 {
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++) {
-		size_t j = t->hashes[i] & (nslots - 1);
-		while (slots[j])
-			j = (j + 1) & (nslots - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = nslots;
-	return 0;
+	return ((const struct pc_strtab *)t)->hashes[id];
 }
 
 static int64_t strtab_intern_raw(struct pc_strtab *t, const char *s, size_t len, int kind)
 {
 	uint64_t h = pc_hash_bytes(s, len, PC_HASH_SEED + (uint64_t)kind);
 	size_t j;
+	int r;
 
-	if (t->nr + 1 > t->nslots / 2) {
-		if (t->nr >= UINT32_MAX - 1)
-			return -E2BIG;
-		if (strtab_rehash(t, t->nslots ? t->nslots * 2 : 1024))
-			return -ENOMEM;
-	}
-	for (j = h & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
-		uint32_t id = t->slots[j] - 1;
+	if ((r = pc_htab__reserve(&t->index, 1024, strtab_hash, t)))
+		return r;
+	for (j = pc_htab__slot(&t->index, h); t->index.slots[j]; j = pc_htab__next(&t->index, j)) {
+		uint32_t id = t->index.slots[j] - 1;
 		const struct pc_name *n = &t->names[id];
 		if (t->hashes[id] == h && n->kind == kind && !strncmp(n->name, s, len) &&
 		    n->name[len] == 0)
@@ -75,7 +61,7 @@ static int64_t strtab_intern_raw(struct pc_strtab *t, const char *s, size_t len,
 	t->names[t->nr].name = copy;
 	t->names[t->nr].kind = (uint8_t)kind;
 	t->hashes[t->nr] = h;
-	t->slots[j] = (uint32_t)t->nr + 1;
+	pc_htab__set(&t->index, j, (uint32_t)t->nr);
 	return (int64_t)t->nr++;
 }
 
@@ -100,7 +86,7 @@ void pc_strtab__free(struct pc_strtab *t)
 	pc_arena__free(&t->arena);
 	free(t->names);
 	free(t->hashes);
-	free(t->slots);
+	pc_htab__free(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -118,22 +104,9 @@ static uint64_t hash_frames(const uint32_t *f, uint32_t nr)
 	return pc_fmix(h);
 }
 
-static int agg_rehash(struct pc_agg *a, size_t nslots)
+static uint64_t ent_hash(const void *a, uint32_t i)
 {
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < a->nr_ents; i++) {
-		size_t j = a->ents[i].hash & (nslots - 1);
-		while (slots[j])
-			j = (j + 1) & (nslots - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(a->slots);
-	a->slots = slots;
-	a->nslots = nslots;
-	return 0;
+	return ((const struct pc_agg *)a)->ents[i].hash;
 }
 
 int pc_agg__add(struct pc_agg *a, const uint32_t *frames, uint32_t nr, uint64_t samples,
@@ -141,17 +114,15 @@ int pc_agg__add(struct pc_agg *a, const uint32_t *frames, uint32_t nr, uint64_t 
 {
 	uint64_t h = hash_frames(frames, nr);
 	size_t j;
+	int r;
 
 	if (a->finished)
 		return -EINVAL;
-	if (a->nr_ents + 1 > a->nslots / 2) {
-		if (a->nr_ents >= UINT32_MAX - 1)
-			return -E2BIG;
-		if (agg_rehash(a, a->nslots ? a->nslots * 2 : 4096))
-			return -ENOMEM;
-	}
-	for (j = h & (a->nslots - 1); a->slots[j]; j = (j + 1) & (a->nslots - 1)) {
-		struct pc_stackent *e = &a->ents[a->slots[j] - 1];
+	if ((r = pc_htab__reserve(&a->ents_index, 4096, ent_hash, a)))
+		return r;
+	for (j = pc_htab__slot(&a->ents_index, h); a->ents_index.slots[j];
+	     j = pc_htab__next(&a->ents_index, j)) {
+		struct pc_stackent *e = &a->ents[a->ents_index.slots[j] - 1];
 		if (e->hash == h && e->nr == nr &&
 		    (!nr || !memcmp(a->pool + e->off, frames, nr * sizeof(*frames)))) {
 			e->samples += samples;
@@ -167,7 +138,7 @@ int pc_agg__add(struct pc_agg *a, const uint32_t *frames, uint32_t nr, uint64_t 
 	a->ents[a->nr_ents] = (struct pc_stackent){
 		.hash = h, .off = a->pool_nr, .nr = nr, .samples = samples, .weight = weight};
 	a->pool_nr += nr;
-	a->slots[j] = (uint32_t)++a->nr_ents;
+	pc_htab__set(&a->ents_index, j, (uint32_t)a->nr_ents++);
 	return 0;
 }
 
@@ -233,9 +204,7 @@ int pc_agg__finish(struct pc_agg *a)
 	sort_agg = a;
 	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
 	sort_agg = NULL;
-	free(a->slots);
-	a->slots = NULL;
-	a->nslots = 0;
+	pc_htab__free(&a->ents_index);
 	a->finished = true;
 	return 0;
 }
@@ -246,7 +215,7 @@ void pc_agg__free(struct pc_agg *a)
 		return;
 	pc_strtab__free(&a->names);
 	free(a->ents);
-	free(a->slots);
+	pc_htab__free(&a->ents_index);
 	free(a->pool);
 	free(a->cpus);
 	free(a->prof.stacks);
@@ -282,6 +251,7 @@ struct pc_agg *pc_set__event(struct pc_set *s, const char *name)
 		return NULL;
 	snprintf(a->prof.event, sizeof(a->prof.event), "%s", name);
 	snprintf(a->prof.unit, sizeof(a->prof.unit), "samples");
+	a->index = (uint32_t)s->nr;
 	s->ev[s->nr++] = a;
 	return a;
 }
@@ -317,29 +287,56 @@ void pc_set__skip(struct pc_set *s, const char *fmt, ...)
 	}
 }
 
-/* ---- stack builder ------------------------------------------------------ */
+/* ---- the profile builder, a stream consumer ---------------------------- */
 
-int pc_stackbuf__commit(struct pc_stackbuf *b, struct pc_agg *a, int64_t process_id,
-			const struct pc_filter *f, uint64_t samples, uint64_t weight)
+int pc_set__consume(void *ctx, const struct pc_sample *s)
 {
-	uint32_t out[PC_MAX_FRAMES + 1];
-	uint32_t n = 0;
+	struct pc_set *set = ctx;
+	struct pc_agg *a = set->ev[s->event];
+	const struct pc_filter *f = set->filter;
 	int mode = f ? f->mode : PC_MODE_ALL;
+	uint32_t nr = s->nr < PC_MAX_FRAMES ? s->nr : PC_MAX_FRAMES, n = 0;
+	uint32_t ids[PC_MAX_FRAMES], out[PC_MAX_FRAMES + 1];
 	bool any = false;
+	int64_t id;
+	int r;
 
-	if (process_id >= 0 && !(f && f->no_process))
-		out[n++] = (uint32_t)process_id;
-	for (uint32_t i = b->nr; i-- > 0;) {
-		int k = b->kinds[i];
-		if (mode == PC_MODE_KERNEL_ONLY && k != PC_FRAME_KERNEL)
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct pc_frame *fr = &s->frames[i];
+		if ((id = pc_strtab__intern(&a->names, fr->name, fr->len, fr->kind)) < 0)
+			return (int)id;
+		ids[i] = (uint32_t)id;
+	}
+	if (s->comm && !(f && f->no_process)) {
+		id = s->comm_len
+			     ? pc_strtab__intern(&a->names, s->comm, s->comm_len, PC_FRAME_PROCESS)
+			     : pc_strtab__intern(&a->names, "[unknown]", 9, PC_FRAME_PROCESS);
+		if (id < 0)
+			return (int)id;
+		out[n++] = (uint32_t)id;
+	}
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t i = s->root_first ? k : nr - 1 - k;
+		if ((mode == PC_MODE_KERNEL_ONLY && !s->frames[i].kernel) ||
+		    (mode == PC_MODE_USER_ONLY && s->frames[i].kernel))
 			continue;
-		if (mode == PC_MODE_USER_ONLY && k == PC_FRAME_KERNEL)
-			continue;
-		out[n++] = b->ids[i];
+		out[n++] = ids[i];
 		any = true;
 	}
-	if (mode != PC_MODE_ALL && !any)
+	if (mode != PC_MODE_ALL && !any) {
+		set->acct.filtered += s->samples;
 		return 0;
-	int r = pc_agg__add(a, out, n, samples, weight);
-	return r ? r : 1;
+	}
+	if ((r = pc_agg__add(a, out, n, s->samples, s->weight)))
+		return r;
+	a->acct.kept += s->samples;
+	a->acct.weight += s->weight;
+	return 0;
+}
+
+void pc_set__stream(struct pc_set *s, const struct pc_filter *f, struct pc_stream *st)
+{
+	s->filter = f;
+	*st = (struct pc_stream){0};
+	pc_stream__add(st, (struct pc_consumer){.fn = pc_set__consume, .ctx = s});
 }

@@ -13,18 +13,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "profile.h"
+#include "hashtab.h"
+#include "sample.h"
 #include "util.h"
-
-#define PC_MAX_FRAMES 4096 /* frames kept per stack; deeper stacks are cut at the root */
 
 struct pc_strtab {
 	struct pc_arena arena;
 	struct pc_name *names;
 	uint64_t *hashes;
 	size_t nr, cap;
-	uint32_t *slots; /* id + 1, 0 = empty */
-	size_t nslots;
+	struct pc_htab index; /* hash -> id */
 };
 /* Intern (s, len, kind); the stored name is escaped for folded output
  * (';' -> ':', control characters -> '?'). Returns the id or a negative errno. */
@@ -63,13 +61,13 @@ struct pc_event_acct {
 };
 
 struct pc_agg {
+	uint32_t index;		/* in its pc_set (pc_sample.event) */
 	struct pc_profile prof; /* event/unit/period/freq_mode set by the input */
 	struct pc_event_acct acct;
 	struct pc_strtab names;
 	struct pc_stackent *ents;
 	size_t nr_ents, cap_ents;
-	uint32_t *slots; /* ent index + 1 */
-	size_t nslots;
+	struct pc_htab ents_index; /* hash -> ent */
 	uint32_t *pool;
 	size_t pool_nr, pool_cap;
 	struct pc_tally *cpus; /* indexed by cpu */
@@ -83,6 +81,22 @@ int pc_agg__add_cpu(struct pc_agg *a, uint32_t cpu, uint64_t samples, uint64_t w
 /* Fill a->prof (names, stacks sorted by folded text, totals). Idempotent. */
 int pc_agg__finish(struct pc_agg *a);
 void pc_agg__free(struct pc_agg *a);
+
+/* What every input honours. */
+enum pc_weight { PC_WEIGHT_PERIOD = 0, PC_WEIGHT_SAMPLES = 1 };
+enum pc_mode_filter { PC_MODE_ALL = 0, PC_MODE_KERNEL_ONLY = 1, PC_MODE_USER_ONLY = 2 };
+struct pc_filter {
+	const char *event; /* NULL = all events */
+	bool has_pid;
+	int32_t pid;
+	const char *comm;
+	bool has_cpu;
+	uint32_t cpu;
+	int mode;	 /* enum pc_mode_filter */
+	int weight;	 /* enum pc_weight */
+	bool no_process; /* omit the process root frame */
+	bool salvage;
+};
 
 /* Accounting header of one input. */
 struct pc_accounting {
@@ -103,11 +117,14 @@ struct pc_accounting {
 	char first_skip[256]; /* first skipped line/record: where and why */
 	bool truncated;	      /* salvage: data ended early */
 	char damage[256];
-	uint64_t filtered; /* samples removed by --pid/--comm/--cpu/mode filters */
+	uint64_t filtered;		   /* samples removed by --pid/--comm/--cpu/mode filters */
+	bool has_pages;			   /* the format can carry page sizes (pmuprof) */
+	bool has_data_addr, has_code_page; /* recorded with them (pmuprof config flags) */
 };
 
 struct pc_set {
 	struct pc_accounting acct;
+	const struct pc_filter *filter; /* what pc_set__consume applies */
 	size_t nr;
 	struct pc_agg **ev;
 	bool has_cpu, has_process; /* does the input carry per-cpu / process data */
@@ -119,33 +136,12 @@ int pc_set__finish(struct pc_set *s);
 void pc_set__free(struct pc_set *s);
 void pc_set__skip(struct pc_set *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* What every input honours. */
-enum pc_weight { PC_WEIGHT_PERIOD = 0, PC_WEIGHT_SAMPLES = 1 };
-enum pc_mode_filter { PC_MODE_ALL = 0, PC_MODE_KERNEL_ONLY = 1, PC_MODE_USER_ONLY = 2 };
-struct pc_filter {
-	const char *event; /* NULL = all events */
-	bool has_pid;
-	int32_t pid;
-	const char *comm;
-	bool has_cpu;
-	uint32_t cpu;
-	int mode;	 /* enum pc_mode_filter */
-	int weight;	 /* enum pc_weight */
-	bool no_process; /* omit the process root frame */
-	bool salvage;
-};
-
-/* Build helper used by the text inputs: collects one sample's frames
- * (leaf first, as perf/stap print them) and commits them root first. */
-struct pc_stackbuf {
-	uint32_t ids[PC_MAX_FRAMES];
-	uint8_t kinds[PC_MAX_FRAMES]; /* side: PC_FRAME_KERNEL or PC_FRAME_USER */
-	uint32_t nr;
-	bool cut;
-};
-/* Apply the mode filter, reverse to root-first, prepend the process frame,
- * add to agg. Returns 1 if added, 0 if filtered out, negative errno. */
-int pc_stackbuf__commit(struct pc_stackbuf *b, struct pc_agg *a, int64_t process_id,
-			const struct pc_filter *f, uint64_t samples, uint64_t weight);
+/* The profile builder, the stream's first consumer (ctx: the pc_set):
+ * interns the frames into the sample's event (in the order given, then the
+ * process), applies --kernel-only/--user-only and --no-process from
+ * set->filter, and adds the stack root first. 0 or a negative errno. */
+int pc_set__consume(void *set, const struct pc_sample *s);
+/* Start a stream whose first consumer builds s's profiles under filter f. */
+void pc_set__stream(struct pc_set *s, const struct pc_filter *f, struct pc_stream *st);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The in-memory profile: what every pmuconv input produces (pmuprof files,
- * perf script text, stap stacks, folded text) and every output consumes
- * (folded, report, flamegraph SVG, HTML, diff). One profile = one event;
- * events are never mixed.
+ * The in-memory profile: what the profile builder (pcagg.c) makes of any
+ * input's sample stream (pmuprof files, perf script text, stap stacks,
+ * folded text) and every output consumes (folded, report, flamegraph SVG,
+ * HTML, diff). One profile = one event; events are never mixed.
  *
  * Frames are interned strings (each unique name stored once) so memory
  * grows with unique stacks and names, not with samples.

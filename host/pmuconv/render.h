@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Renderer interface: functions the graphical renderers (host/pmuconv/
- * render_*.c, written separately) provide and main.c calls. Until a
+ * render_*.c, written separately) provide and the cmd_*.c call. Until a
  * renderer is linked in, its function is a weak undefined symbol (NULL) and
  * the subcommand that needs it says "not built" instead of crashing.
  *

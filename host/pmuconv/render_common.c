@@ -266,6 +266,13 @@ char *rc_fmt_coord(char *buf, double v)
 	return buf;
 }
 
+const char *rc_kind_class(int kind)
+{
+	static const char *const cls[] = {"u", "k", "x", "p"}; /* by enum pc_frame_kind */
+
+	return kind > 0 && kind < 4 ? cls[kind] : "u";
+}
+
 uint32_t rc_hash_name(const char *s)
 {
 	uint32_t h = 2166136261u;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "hashtab.h"
 #include "profile.h"
 #include "render.h"
 
@@ -64,6 +65,8 @@ char *rc_fmt_coord(char *buf, double v);
 struct rc_rgb {
 	uint8_t r, g, b;
 };
+/* CSS class of a frame kind (enum pc_frame_kind): "u", "k", "x", "p". */
+const char *rc_kind_class(int kind);
 /* FNV-1a 32-bit over the name's bytes: the colour's only source of variety,
  * so the same name gets the same colour in every graph and every run. */
 uint32_t rc_hash_name(const char *s);
@@ -93,9 +96,8 @@ struct rc_tree {
 	const struct pc_profile *p;
 	struct rc_node *n; /* n[0] is the root ("all") */
 	size_t nr, cap;
-	uint32_t *kid;	 /* children of node i: kid[n[i].kids .. + nr_kids) */
-	uint32_t *slots; /* (parent, name) -> node + 1, open addressing */
-	size_t nslots;
+	uint32_t *kid;	      /* children of node i: kid[n[i].kids .. + nr_kids) */
+	struct pc_htab index; /* (parent, name) -> node */
 	int by_samples;
 	uint64_t before_total_samples, before_total_weight; /* diff */
 	uint64_t before_unmatched; /* diff: value of `before` on paths absent here */
@@ -142,11 +144,13 @@ int rc_flamegraph_write(FILE *out, struct rc_tree *t, const struct rc_svg_opts *
  * Returns 0 or a negative errno. */
 int rc_pagesize_write(FILE *out, const struct pagesize_summary *s, int standalone);
 
-/* The interactive script shared by standalone SVGs and the HTML page:
- * defines pmuFlame(svgElement). Contains neither "]]>" nor "</", so it can
- * sit in a CDATA section (SVG, XHTML) and in an HTML <script> unchanged. */
-extern const char rc_flame_js[];
-/* CSS classes used by flamegraph SVGs (for the HTML page's <style>). */
-extern const char rc_flame_css[];
+/* ---- assets: flame.js, flame.css, report.css, pagesize.css ------------
+ * rc_flame_js defines pmuFlame(svgElement) for standalone SVGs and the HTML
+ * page. It reads everything from the SVG: frames are the <g class="f ...">
+ * elements in preorder (a frame's subtree is the `size` frames from it on),
+ * each with a <title> whose first line is the name, a data-v value and a
+ * <rect>; names go back into the document only as textContent. Neither it
+ * nor the CSS contains "]]>" or "</" (CDATA sections, HTML <script>). */
+extern const char rc_flame_js[], rc_flame_css[], rc_report_css[], rc_pagesize_css[];
 
 #endif

@@ -30,7 +30,6 @@
 #define FG_FONT		     12	  /* frame label font size, px */
 #define FG_CHAR_W	     0.59 /* average glyph width of Verdana-like fonts, em */
 #define FG_FOOTER_H	     34	  /* details and status lines */
-#define FG_SEARCH_FILL	     "rgb(230,0,230)"
 
 /* ---- tree ---------------------------------------------------------------- */
 
@@ -39,41 +38,28 @@ static uint64_t slot_hash(uint32_t parent, uint32_t name)
 	return pc_fmix(((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull + 1);
 }
 
-static int slots_grow(struct rc_tree *t)
+static uint64_t node_hash(const void *t, uint32_t i)
 {
-	size_t ns = t->nslots ? t->nslots * 2 : 1024;
-	uint32_t *s = calloc(ns, sizeof(*s));
+	const struct rc_node *n = &((const struct rc_tree *)t)->n[i];
 
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 1; i < t->nr; i++) { /* the root is never in the table */
-		size_t h = slot_hash(t->n[i].parent, t->n[i].name) & (ns - 1);
-		while (s[h])
-			h = (h + 1) & (ns - 1);
-		s[h] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = ns;
-	return 0;
+	return slot_hash(n->parent, n->name);
 }
 
 /* Find (parent, name), creating it when `create`; RC_NONE if absent or on
  * allocation failure (*err set). */
 static uint32_t child_of(struct rc_tree *t, uint32_t parent, uint32_t name, int create, int *err)
 {
+	struct pc_htab *x = &t->index; /* the root is never in it */
 	size_t h;
 
-	if (create && (t->nr + 1) * 2 > t->nslots && (*err = slots_grow(t)))
+	if (create && (*err = pc_htab__reserve(x, 1024, node_hash, t)))
 		return RC_NONE;
-	if (!t->nslots)
+	if (!x->nslots)
 		return RC_NONE;
-	h = slot_hash(parent, name) & (t->nslots - 1);
-	while (t->slots[h]) {
-		uint32_t i = t->slots[h] - 1;
+	for (h = pc_htab__slot(x, slot_hash(parent, name)); x->slots[h]; h = pc_htab__next(x, h)) {
+		uint32_t i = x->slots[h] - 1;
 		if (t->n[i].parent == parent && t->n[i].name == name)
 			return i;
-		h = (h + 1) & (t->nslots - 1);
 	}
 	if (!create)
 		return RC_NONE;
@@ -88,7 +74,7 @@ static uint32_t child_of(struct rc_tree *t, uint32_t parent, uint32_t name, int 
 	n->name = name;
 	n->parent = parent;
 	n->depth = t->n[parent].depth + 1;
-	t->slots[h] = (uint32_t)t->nr + 1;
+	pc_htab__set(x, h, (uint32_t)t->nr);
 	return (uint32_t)t->nr++;
 }
 
@@ -123,42 +109,45 @@ int rc_tree__build(struct rc_tree *t, const struct pc_profile *p, int by_samples
 	return 0;
 }
 
+static uint64_t name_hash(const void *p, uint32_t i)
+{
+	const char *s = ((const struct pc_profile *)p)->names[i].name;
+
+	return pc_hash_bytes(s, strlen(s), PC_HASH_SEED);
+}
+
+/* The slot of the name s in x (an index of p's names by string), or the
+ * empty slot where it would go. */
+static size_t name_slot(const struct pc_htab *x, const struct pc_profile *p, const char *s)
+{
+	size_t h = pc_htab__slot(x, pc_hash_bytes(s, strlen(s), PC_HASH_SEED));
+
+	while (x->slots[h] && strcmp(p->names[x->slots[h] - 1].name, s))
+		h = pc_htab__next(x, h);
+	return h;
+}
+
 int rc_tree__add_before(struct rc_tree *t, const struct pc_profile *b)
 {
 	const struct pc_profile *a = t->p;
-	size_t ns = 16;
-	uint32_t *slots, *map;
+	struct pc_htab x = {0};
+	size_t ns = 16, h;
+	uint32_t *map = malloc((b->nr_names ? b->nr_names : 1) * sizeof(*map));
 	int err = 0;
 
 	while (ns < a->nr_names * 2)
 		ns *= 2;
-	slots = calloc(ns, sizeof(*slots));
-	map = malloc((b->nr_names ? b->nr_names : 1) * sizeof(*map));
-	if (!slots || !map) {
-		free(slots);
+	if (!map || pc_htab__grow(&x, ns, name_hash, a)) {
 		free(map);
 		return -ENOMEM;
 	}
 	/* name string -> id in `after` (first id wins, ids are unique names) */
-	for (size_t i = 0; i < a->nr_names; i++) {
-		const char *s = a->names[i].name;
-		size_t h = pc_hash_bytes(s, strlen(s), PC_HASH_SEED) & (ns - 1);
-		while (slots[h] && strcmp(a->names[slots[h] - 1].name, s))
-			h = (h + 1) & (ns - 1);
-		if (!slots[h])
-			slots[h] = (uint32_t)i + 1;
-	}
+	for (size_t i = 0; i < a->nr_names; i++)
+		if (!x.slots[h = name_slot(&x, a, a->names[i].name)])
+			pc_htab__set(&x, h, (uint32_t)i);
 	for (size_t i = 0; i < b->nr_names; i++) {
-		const char *s = b->names[i].name;
-		size_t h = pc_hash_bytes(s, strlen(s), PC_HASH_SEED) & (ns - 1);
-		map[i] = RC_NONE;
-		while (slots[h]) {
-			if (!strcmp(a->names[slots[h] - 1].name, s)) {
-				map[i] = slots[h] - 1;
-				break;
-			}
-			h = (h + 1) & (ns - 1);
-		}
+		h = name_slot(&x, a, b->names[i].name);
+		map[i] = x.slots[h] ? x.slots[h] - 1 : RC_NONE;
 	}
 	t->before_total_samples = t->before_total_weight = t->before_unmatched = 0;
 	for (size_t si = 0; si < b->nr_stacks; si++) {
@@ -180,7 +169,7 @@ int rc_tree__add_before(struct rc_tree *t, const struct pc_profile *b)
 			t->n[cur].before_weight += st->weight;
 		}
 	}
-	free(slots);
+	pc_htab__free(&x);
 	free(map);
 	return 0;
 }
@@ -259,151 +248,11 @@ void rc_tree__free(struct rc_tree *t)
 		return;
 	free(t->n);
 	free(t->kid);
-	free(t->slots);
+	pc_htab__free(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
 /* ---- SVG ------------------------------------------------------------------ */
-
-const char rc_flame_css[] =
-	".pmuflame text{font-family:Verdana,'DejaVu Sans',sans-serif}\n"
-	".pmuflame .f{cursor:pointer}\n"
-	".pmuflame .f text{font-size:12px;fill:#000;pointer-events:none}\n"
-	".pmuflame .f:hover rect{stroke:#000;stroke-width:0.6}\n"
-	".pmuflame .fg-btn{cursor:pointer;font-size:12px;fill:#1a4a8a;text-decoration:underline}\n"
-	".pmuflame .fg-title{font-size:17px;font-weight:bold}\n"
-	".pmuflame .fg-sub{font-size:12px;fill:#444}\n"
-	".pmuflame .fg-small{font-size:11px;fill:#444}\n"
-	".pmuflame[data-diff=\"1\"] .f rect{stroke:#c8c8c8;stroke-width:0.5}\n";
-
-/*
- * The interactive part. Reads everything from the SVG it is given: frames
- * are the <g class="f ..."> elements in preorder (a frame's subtree is the
- * `size` frames from it on), each with a <title> whose first line is the
- * name, a data-v value (the width metric) and a <rect>. Names are only ever
- * put back into the document through textContent, never as markup.
- */
-const char rc_flame_js[] =
-	"function pmuFlame(svg) {\n"
-	"\t'use strict';\n"
-	"\tvar NS = 'http://www.w3.org/2000/svg';\n"
-	"\tvar fw = +svg.getAttribute('data-fw'), fh = +svg.getAttribute('data-fh');\n"
-	"\tvar pad = +svg.getAttribute('data-pad'), ybase = +svg.getAttribute('data-ybase');\n"
-	"\tvar cw = +svg.getAttribute('data-cw');\n"
-	"\tvar one = function (c) { return svg.querySelector('.' + c); };\n"
-	"\tvar details = one('fg-details'), matched = one('fg-matched');\n"
-	"\tvar resetEl = one('fg-reset'), searchEl = one('fg-search');\n"
-	"\tvar gs = svg.querySelectorAll('g.f'), fr = [], last = [], i, j, term = '';\n"
-	"\tfor (i = 0; i !== gs.length; i++) {\n"
-	"\t\tvar g = gs[i], r = g.querySelector('rect');\n"
-	"\t\tvar tip = g.querySelector('title').textContent.split('\\n');\n"
-	"\t\tvar f = {g: g, r: r, t: g.querySelector('text'), name: tip[0],\n"
-	"\t\t\ttip: tip.join('  |  '), x: +r.getAttribute('x'), w: +r.getAttribute('width'),\n"
-	"\t\t\ty: +r.getAttribute('y'), v: +g.getAttribute('data-v'),\n"
-	"\t\t\tfill: r.getAttribute('fill'), size: 1, parent: -1};\n"
-	"\t\tf.d = Math.round((ybase - f.y) / fh);\n"
-	"\t\tif (f.d > 0) f.parent = last[f.d - 1];\n"
-	"\t\tlast[f.d] = i;\n"
-	"\t\tfr.push(f);\n"
-	"\t}\n"
-	"\tfor (i = fr.length - 1; i > 0; i--) fr[fr[i].parent].size += fr[i].size;\n"
-	"\tvar total = fr.length ? fr[0].v : 0;\n"
-	"\tfunction pct(a, b) { return b ? (100 * a / b).toFixed(2) + '%' : '0%'; }\n"
-	"\tfunction label(f, x, w) {\n"
-	"\t\tvar n = Math.floor((w - 6) / cw), s = '';\n"
-	"\t\tif (n >= 3) s = f.name.length > n ? f.name.slice(0, n - 2) + '..' : f.name;\n"
-	"\t\tif (!f.t) {\n"
-	"\t\t\tif (s === '') return;\n"
-	"\t\t\tf.t = document.createElementNS(NS, 'text');\n"
-	"\t\t\tf.t.setAttribute('y', (f.y + fh - 5).toFixed(0));\n"
-	"\t\t\tf.g.appendChild(f.t);\n"
-	"\t\t}\n"
-	"\t\tf.t.setAttribute('x', (x + 3).toFixed(2));\n"
-	"\t\tf.t.textContent = s;\n"
-	"\t}\n"
-	"\tfunction place(f, x, w) {\n"
-	"\t\tf.r.setAttribute('x', x.toFixed(2));\n"
-	"\t\tf.r.setAttribute('width', w.toFixed(2));\n"
-	"\t\tlabel(f, x, w);\n"
-	"\t}\n"
-	"\tfunction reset() {\n"
-	"\t\tfor (j = 0; j !== fr.length; j++) {\n"
-	"\t\t\tfr[j].g.style.display = '';\n"
-	"\t\t\tfr[j].g.style.opacity = '';\n"
-	"\t\t\tplace(fr[j], fr[j].x, fr[j].w);\n"
-	"\t\t}\n"
-	"\t\tresetEl.style.display = 'none';\n"
-	"\t}\n"
-	"\tfunction zoom(k) {\n"
-	"\t\tvar z = fr[k], s = (fw - 2 * pad) / z.w, anc = {};\n"
-	"\t\tif (k === 0) { reset(); return; }\n"
-	"\t\tfor (j = z.parent; j !== -1; j = fr[j].parent) anc[j] = true;\n"
-	"\t\tfor (j = 0; j !== fr.length; j++) {\n"
-	"\t\t\tvar f = fr[j];\n"
-	"\t\t\tif (j >= k && j - k < z.size) {\n"
-	"\t\t\t\tf.g.style.display = '';\n"
-	"\t\t\t\tf.g.style.opacity = '';\n"
-	"\t\t\t\tplace(f, pad + (f.x - z.x) * s, f.w * s);\n"
-	"\t\t\t} else if (anc[j]) {\n"
-	"\t\t\t\tf.g.style.display = '';\n"
-	"\t\t\t\tf.g.style.opacity = '0.55';\n"
-	"\t\t\t\tplace(f, pad, fw - 2 * pad);\n"
-	"\t\t\t} else {\n"
-	"\t\t\t\tf.g.style.display = 'none';\n"
-	"\t\t\t}\n"
-	"\t\t}\n"
-	"\t\tresetEl.style.display = '';\n"
-	"\t}\n"
-	"\tfunction search(q) {\n"
-	"\t\tvar re = null, cover = 0, sum = 0, hits = 0;\n"
-	"\t\tterm = q || '';\n"
-	"\t\tif (term !== '') {\n"
-	"\t\t\ttry { re = new RegExp(term); } catch (e) { re = null; }\n"
-	"\t\t}\n"
-	"\t\tfor (j = 0; j !== fr.length; j++) {\n"
-	"\t\t\tvar f = fr[j];\n"
-	"\t\t\tvar m = term !== '' && (re ? re.test(f.name) : f.name.indexOf(term) !== -1);\n"
-	"\t\t\tf.r.setAttribute('fill', m ? '" FG_SEARCH_FILL "' : f.fill);\n"
-	"\t\t\tif (!m) continue;\n"
-	"\t\t\thits++;\n"
-	"\t\t\t/* preorder: frames inside a counted match are skipped */\n"
-	"\t\t\tif (j >= cover) { sum += f.v; cover = j + f.size; }\n"
-	"\t\t}\n"
-	"\t\tmatched.textContent = term === '' ? '' :\n"
-	"\t\t\t'Matched ' + pct(sum, total) + ' in ' + hits + ' frames: ' + term;\n"
-	"\t\tsearchEl.textContent = term === '' ? 'Search' : 'Clear search';\n"
-	"\t}\n"
-	"\tfunction ask() {\n"
-	"\t\tif (term !== '') { search(''); return; }\n"
-	"\t\tvar q = window.prompt('Search frames (regular expression; substring if not "
-	"valid):', '');\n"
-	"\t\tif (q !== null) search(q);\n"
-	"\t}\n"
-	"\tfr.forEach(function (f, k) {\n"
-	"\t\tf.g.addEventListener('mouseover', function () { details.textContent = f.tip; });\n"
-	"\t\tf.g.addEventListener('mouseout', function () { details.textContent = ' '; });\n"
-	"\t\tf.g.addEventListener('click', function () { zoom(k); });\n"
-	"\t});\n"
-	"\tresetEl.addEventListener('click', reset);\n"
-	"\tsearchEl.addEventListener('click', ask);\n"
-	"\tvar api = {ask: ask, reset: function () { reset(); search(''); }};\n"
-	"\tsvg.addEventListener('mouseenter', function () { pmuFlame.active = api; });\n"
-	"\tif (!pmuFlame.active) pmuFlame.active = api;\n"
-	"\tif (!pmuFlame.keys) {\n"
-	"\t\tpmuFlame.keys = true;\n"
-	"\t\tdocument.addEventListener('keydown', function (e) {\n"
-	"\t\t\tvar a = pmuFlame.active;\n"
-	"\t\t\tif (!a) return;\n"
-	"\t\t\tif (((e.ctrlKey || e.metaKey) && e.key === 'f') || e.key === '/') {\n"
-	"\t\t\t\te.preventDefault();\n"
-	"\t\t\t\ta.ask();\n"
-	"\t\t\t} else if (e.key === 'Escape') {\n"
-	"\t\t\t\ta.reset();\n"
-	"\t\t\t}\n"
-	"\t\t});\n"
-	"\t}\n"
-	"\treset();\n"
-	"}\n";
 
 struct fg_ctx {
 	FILE *out;
@@ -417,20 +266,6 @@ struct fg_ctx {
 	uint64_t total, before_total;
 };
 
-static const char *kind_class(int kind)
-{
-	switch (kind) {
-	case PC_FRAME_KERNEL:
-		return "k";
-	case PC_FRAME_UNKNOWN:
-		return "x";
-	case PC_FRAME_PROCESS:
-		return "p";
-	default:
-		return "u";
-	}
-}
-
 static const char *unit_of(const struct render_opts *ro, const struct rc_tree *t)
 {
 	if (t->by_samples)
@@ -438,15 +273,10 @@ static const char *unit_of(const struct render_opts *ro, const struct rc_tree *t
 	return ro->unit_label ? ro->unit_label : "weight";
 }
 
-static double share_pp(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0.0;
-}
-
 static double node_delta(const struct fg_ctx *c, const struct rc_node *n)
 {
-	double d = share_pp(rc_node_value(c->t, n), c->total) -
-		   share_pp(rc_node_before(c->t, n), c->before_total);
+	double d = pc_pct(rc_node_value(c->t, n), c->total) -
+		   pc_pct(rc_node_before(c->t, n), c->before_total);
 	return (d < 1e-9 && d > -1e-9) ? 0 : d;
 }
 
@@ -517,7 +347,7 @@ static int write_frame(struct fg_ctx *c, uint32_t i)
 		col = (struct rc_rgb){200, 200, 200};
 	else
 		col = rc_frame_color(kind, name);
-	fprintf(o, "<g class=\"f %s\" data-v=\"%llu\"><title>", i ? kind_class(kind) : "r",
+	fprintf(o, "<g class=\"f %s\" data-v=\"%llu\"><title>", i ? rc_kind_class(kind) : "r",
 		(unsigned long long)v);
 	rc_esc(o, name);
 	if (c->so->diff) {

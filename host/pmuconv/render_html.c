@@ -11,32 +11,12 @@
  * string from the input goes through rc_esc().
  */
 #include "render_common.h"
-#include "cli.h"
 #include "pagesize.h"
 #include "report.h"
 #include "include/uapi/pmuprof.h"
 
 #include <errno.h>
 #include <string.h>
-
-static const char page_css[] =
-	"body{font-family:Verdana,'DejaVu Sans',sans-serif;font-size:13px;margin:16px 24px;"
-	"color:#222;background:#fff}\n"
-	"h1{font-size:22px;margin:0 0 12px}h2{font-size:18px;margin:28px 0 8px;"
-	"border-bottom:1px solid #ccc}h3{font-size:14px;margin:16px 0 6px}\n"
-	"table{border-collapse:collapse;margin:4px 0 10px}\n"
-	"th,td{padding:2px 8px;text-align:left;vertical-align:top}\n"
-	"table.t th{background:#eee;border-bottom:1px solid #bbb}\n"
-	"table.t tr:nth-child(even) td{background:#f7f7f7}\n"
-	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"td.fn{font-family:'DejaVu Sans Mono',monospace;word-break:break-all}\n"
-	"table.kv th{color:#555;font-weight:normal;width:14em}\n"
-	".warn{color:#a00}\n"
-	".fg,.ps{overflow-x:auto}\n"
-	".kind{display:inline-block;width:9px;height:9px;margin-right:5px;border:1px solid #888}\n"
-	".kind.u{background:rgb(240,120,30)}.kind.k{background:rgb(90,180,220)}"
-	".kind.x{background:rgb(190,190,190)}.kind.p{background:rgb(135,210,110)}\n"
-	"nav a{margin-right:14px}\n";
 
 static void esc_td(FILE *o, const char *cls, const char *s)
 {
@@ -52,34 +32,14 @@ static void kv(FILE *o, const char *key, const char *val)
 	fputs("</tr>\n", o);
 }
 
-static const char *source_name(uint32_t src)
+static const char *source_name(uint32_t src) /* "" if unknown */
 {
-	switch (src) {
-	case PMUPROF_SOURCE_PMU:
-		return "PMU overflow";
-	case PMUPROF_SOURCE_NMI_IPI:
-		return "NMI-IPI timer";
-	case PMUPROF_SOURCE_TIMER:
-		return "timer interrupt";
-	case PMUPROF_SOURCE_PEBS:
-		return "PEBS";
-	default:
-		return "";
-	}
-}
+	static const char *const names[PC_NR_SOURCES] = {[PMUPROF_SOURCE_PMU] = "PMU overflow",
+							 [PMUPROF_SOURCE_NMI_IPI] = "NMI-IPI timer",
+							 [PMUPROF_SOURCE_TIMER] = "timer interrupt",
+							 [PMUPROF_SOURCE_PEBS] = "PEBS"};
 
-static const char *kind_class(int kind)
-{
-	switch (kind) {
-	case PC_FRAME_KERNEL:
-		return "k";
-	case PC_FRAME_UNKNOWN:
-		return "x";
-	case PC_FRAME_PROCESS:
-		return "p";
-	default:
-		return "u";
-	}
+	return src < PC_NR_SOURCES && names[src] ? names[src] : "";
 }
 
 static void accounting(FILE *o, const struct pc_set *s)
@@ -204,7 +164,7 @@ static void func_table(FILE *o, const struct pc_report_event *r, size_t top, int
 			fprintf(o, "<td class=\"n\">%s</td>", rc_fmt_u64(b3, w));
 		fprintf(o,
 			"<td class=\"n\">%s</td><td class=\"fn\"><span class=\"kind %s\"></span>",
-			rc_fmt_pct(b1, other, p->total_weight), kind_class(f->kind));
+			rc_fmt_pct(b1, other, p->total_weight), rc_kind_class(f->kind));
 		rc_esc(o, f->name);
 		fputs("</td></tr>\n", o);
 	}
@@ -341,7 +301,7 @@ int render_html(FILE *o, const struct html_input *in)
 	      o);
 	rc_esc(o, in->title ? in->title : s->acct.source);
 	fprintf(o, "</title>\n<style>/*<![CDATA[*/\n%s%s/*]]>*/</style>\n</head>\n<body>\n",
-		page_css, rc_flame_css);
+		rc_report_css, rc_flame_css);
 	fputs("<h1>pmuprof report: ", o);
 	rc_esc(o, in->title ? in->title : s->acct.source);
 	fputs("</h1>\n<nav><a href=\"#accounting\">accounting</a>", o);

@@ -96,14 +96,7 @@ int rc_pagesize_write(FILE *o, const struct pagesize_summary *s, int standalone)
 		"Sans',sans-serif\" font-size=\"12\">\n<title>Page sizes: ",
 		PS_W, height, PS_W, height);
 	rc_esc(o, s->source);
-	fputs("</title>\n<style><![CDATA[\n"
-	      ".pmupages .ps-title{font-size:16px;font-weight:bold}\n"
-	      ".pmupages .ps-head{font-size:13px;font-weight:bold}\n"
-	      ".pmupages .ps-row{font-size:12px;font-weight:bold;fill:#333}\n"
-	      ".pmupages .ps-in{font-size:12px;fill:#fff;font-weight:bold}\n"
-	      ".pmupages .ps-line,.pmupages .ps-note,.pmupages .ps-sub{font-size:11px;fill:#444}\n"
-	      "]]></style>\n",
-	      o);
+	fprintf(o, "</title>\n<style><![CDATA[\n%s]]></style>\n", rc_pagesize_css);
 	fprintf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", PS_W,
 		height);
 	fputs("<text class=\"ps-title\" x=\"10\" y=\"24\">Page sizes of sampled accesses</text>\n"

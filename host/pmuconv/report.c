@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+/* Per-event tables and labels derived from a finished profile, and the
+ * `report` output (text and JSON) built from them. */
 #include "report.h"
-#include "cli.h"
+#include "render.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -155,25 +157,33 @@ const char *pc_unit_label(const struct pc_agg *a, char *buf, size_t len)
 	return buf;
 }
 
-static double pct(uint64_t part, uint64_t whole)
+void pc_render_opts(struct render_opts *ro, const struct pc_agg *a, char *sub, size_t sublen,
+		    char *unit, size_t unitlen)
 {
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+	memset(ro, 0, sizeof(*ro));
+	ro->title = a->prof.event;
+	pc_unit_label(a, unit, unitlen);
+	ro->unit_label = unit;
+	if (a->prof.freq_mode)
+		snprintf(sub, sublen, "period varies (frequency mode), %llu samples",
+			 (unsigned long long)a->prof.total_samples);
+	else if (a->prof.period)
+		snprintf(sub, sublen, "period %llu %s, %llu samples",
+			 (unsigned long long)a->prof.period, a->prof.unit,
+			 (unsigned long long)a->prof.total_samples);
+	else
+		snprintf(sub, sublen, "%llu samples", (unsigned long long)a->prof.total_samples);
+	ro->subtitle = sub;
 }
 
-static const char *source_name(uint32_t src)
+static const char *source_name(uint32_t src) /* NULL if unknown */
 {
-	switch (src) {
-	case PMUPROF_SOURCE_PMU:
-		return "pmu";
-	case PMUPROF_SOURCE_NMI_IPI:
-		return "nmi-ipi";
-	case PMUPROF_SOURCE_TIMER:
-		return "timer";
-	case PMUPROF_SOURCE_PEBS:
-		return "pebs";
-	default:
-		return NULL;
-	}
+	static const char *const names[PC_NR_SOURCES] = {[PMUPROF_SOURCE_PMU] = "pmu",
+							 [PMUPROF_SOURCE_NMI_IPI] = "nmi-ipi",
+							 [PMUPROF_SOURCE_TIMER] = "timer",
+							 [PMUPROF_SOURCE_PEBS] = "pebs"};
+
+	return src < PC_NR_SOURCES ? names[src] : NULL;
 }
 
 /* Sources that delivered this event's samples, when more than one did. */
@@ -203,7 +213,7 @@ static void print_sources(FILE *out, const struct pc_agg *a)
 			continue;
 		fprintf(out, "%s %s %llu (%.1f %%)", sep, name ? name : "unknown",
 			(unsigned long long)a->acct.by_source[i],
-			pct(a->acct.by_source[i], a->acct.samples));
+			pc_pct(a->acct.by_source[i], a->acct.samples));
 		sep = ",";
 	}
 	fprintf(out, "\n");
@@ -249,7 +259,7 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 	fprintf(out, "\n");
 	if (ac->has_lost)
 		fprintf(out, "lost:       %llu (%.2f%% of %llu captured)\n",
-			(unsigned long long)ac->lost, pct(ac->lost, ac->lost + ac->samples),
+			(unsigned long long)ac->lost, pc_pct(ac->lost, ac->lost + ac->samples),
 			(unsigned long long)(ac->lost + ac->samples));
 	else
 		fprintf(out, "lost:       unknown (not recorded in %s input)\n",
@@ -305,7 +315,7 @@ static void print_groups(FILE *out, const char *title, const struct pc_group_row
 	fprintf(out, "\n%s:\n  %7s %10s %16s  %s\n", title, "share", "samples", "est.count",
 		"name");
 	for (size_t i = 0; i < n && i < top; i++)
-		fprintf(out, "  %6.2f%% %10llu %16llu  %s\n", pct(g[i].weight, p->total_weight),
+		fprintf(out, "  %6.2f%% %10llu %16llu  %s\n", pc_pct(g[i].weight, p->total_weight),
 			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
 			g[i].name);
 	if (n > top)
@@ -328,18 +338,18 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 		if (!f->self_samples && !f->self_weight)
 			break;
 		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
-			pct(f->self_weight, p->total_weight), (unsigned long long)f->self_samples,
-			(unsigned long long)f->self_weight, pct(f->total_weight, p->total_weight),
-			f->name);
+			pc_pct(f->self_weight, p->total_weight),
+			(unsigned long long)f->self_samples, (unsigned long long)f->self_weight,
+			pc_pct(f->total_weight, p->total_weight), f->name);
 	}
 	fprintf(out, "\nTop functions by total (inclusive):\n  %7s %10s %16s %7s  %s\n", "total",
 		"samples", "est.count", "self", "function");
 	for (size_t i = 0; i < r->nr_funcs && i < top; i++) {
 		const struct pc_func_row *f = r->by_total[i];
 		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
-			pct(f->total_weight, p->total_weight), (unsigned long long)f->total_samples,
-			(unsigned long long)f->total_weight, pct(f->self_weight, p->total_weight),
-			f->name);
+			pc_pct(f->total_weight, p->total_weight),
+			(unsigned long long)f->total_samples, (unsigned long long)f->total_weight,
+			pc_pct(f->self_weight, p->total_weight), f->name);
 	}
 	if (r->no_frame_samples)
 		fprintf(out, "  (%llu samples had no function frame)\n",
@@ -359,8 +369,7 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 static void json_groups(FILE *out, const char *key, const struct pc_group_row *g, size_t n,
 			size_t top, const struct pc_agg *a, bool avail)
 {
-	fprintf(out, ",\n   ");
-	pc_json_str(out, key);
+	pc_json_kstr(out, ",\n   ", key);
 	if (!avail) {
 		fprintf(out, ": null");
 		return;
@@ -371,7 +380,7 @@ static void json_groups(FILE *out, const char *key, const struct pc_group_row *g
 		pc_json_str(out, g[i].name);
 		fprintf(out, ", \"samples\": %llu, \"weight\": %llu, \"percent\": %.4f}",
 			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
-			pct(g[i].weight, a->prof.total_weight));
+			pc_pct(g[i].weight, a->prof.total_weight));
 	}
 	fprintf(out, "]");
 }
@@ -384,31 +393,26 @@ static const char *kind_name(int k)
 
 static void json_func(FILE *out, const struct pc_func_row *f, const struct pc_agg *a)
 {
-	fprintf(out, "{\"name\": ");
-	pc_json_str(out, f->name);
+	pc_json_kstr(out, "{\"name\": ", f->name);
 	fprintf(out,
 		", \"kind\": \"%s\", \"self_samples\": %llu, \"self_weight\": %llu, "
 		"\"self_percent\": %.4f, \"total_samples\": %llu, \"total_weight\": %llu, "
 		"\"total_percent\": %.4f}",
 		kind_name(f->kind), (unsigned long long)f->self_samples,
-		(unsigned long long)f->self_weight, pct(f->self_weight, a->prof.total_weight),
+		(unsigned long long)f->self_weight, pc_pct(f->self_weight, a->prof.total_weight),
 		(unsigned long long)f->total_samples, (unsigned long long)f->total_weight,
-		pct(f->total_weight, a->prof.total_weight));
+		pc_pct(f->total_weight, a->prof.total_weight));
 }
 
 static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event *rs, size_t top)
 {
 	const struct pc_accounting *ac = &s->acct;
 
-	fprintf(out, "{\n \"source\": ");
-	pc_json_str(out, ac->source);
-	fprintf(out, ",\n \"format\": ");
-	pc_json_str(out, ac->format ? ac->format : "");
+	pc_json_kstr(out, "{\n \"source\": ", ac->source);
+	pc_json_kstr(out, ",\n \"format\": ", ac->format ? ac->format : "");
 	fprintf(out, ",\n \"format_version\": %u", ac->version);
-	fprintf(out, ",\n \"hostname\": ");
-	pc_json_str(out, ac->hostname);
-	fprintf(out, ",\n \"kernel\": ");
-	pc_json_str(out, ac->kernel);
+	pc_json_kstr(out, ",\n \"hostname\": ", ac->hostname);
+	pc_json_kstr(out, ",\n \"kernel\": ", ac->kernel);
 	if (ac->has_time)
 		fprintf(out, ",\n \"duration_ns\": %llu", (unsigned long long)ac->duration_ns);
 	else
@@ -417,7 +421,7 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 	fprintf(out, ",\n \"filtered\": %llu", (unsigned long long)ac->filtered);
 	if (ac->has_lost)
 		fprintf(out, ",\n \"lost\": %llu,\n \"lost_percent\": %.4f",
-			(unsigned long long)ac->lost, pct(ac->lost, ac->lost + ac->samples));
+			(unsigned long long)ac->lost, pc_pct(ac->lost, ac->lost + ac->samples));
 	else
 		fprintf(out, ",\n \"lost\": null,\n \"lost_percent\": null");
 	if (ac->has_throttle)
@@ -428,10 +432,8 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		fprintf(out, ",\n \"unthrottled\": %llu", (unsigned long long)ac->unthrottled);
 	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
 	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
-	if (ac->truncated) {
-		fprintf(out, ",\n \"damage\": ");
-		pc_json_str(out, ac->damage);
-	}
+	if (ac->truncated)
+		pc_json_kstr(out, ",\n \"damage\": ", ac->damage);
 	fprintf(out, ",\n \"events\": [");
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct pc_agg *a = s->ev[i];
@@ -439,16 +441,10 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		char ub[96];
 		fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
 		pc_json_str(out, a->prof.event);
-		fprintf(out, ",\n   \"unit\": ");
-		pc_json_str(out, a->acct.weight_is_period ? a->prof.unit : "samples");
-		fprintf(out, ",\n   \"weight\": ");
-		pc_json_str(out, pc_unit_label(a, ub, sizeof(ub)));
-		const char *src = source_name(a->acct.source);
-		fprintf(out, ",\n   \"source\": ");
-		if (src)
-			pc_json_str(out, src);
-		else
-			fprintf(out, "null");
+		pc_json_kstr(out, ",\n   \"unit\": ",
+			     a->acct.weight_is_period ? a->prof.unit : "samples");
+		pc_json_kstr(out, ",\n   \"weight\": ", pc_unit_label(a, ub, sizeof(ub)));
+		pc_json_kstr(out, ",\n   \"source\": ", source_name(a->acct.source));
 		if (nr_sources(a) >= 2) {
 			const char *sep = "";
 
@@ -521,36 +517,5 @@ int report_print(FILE *out, const struct pc_set *s, const struct report_opts *o)
 	for (size_t i = 0; i < s->nr; i++)
 		pc_report__free(&rs[i]);
 	free(rs);
-	return r;
-}
-
-int cmd_report(int argc, char **argv)
-{
-	struct pc_cli c;
-	struct pc_set s = {0};
-	struct report_opts ro;
-	FILE *out;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_JSON | OPT_TOP,
-			     pc_find_cmd("report"), 1, 1);
-
-	if (r)
-		return r == 1 ? 0 : 2;
-	if ((r = pc_cli_load(&c, &s, 0)))
-		goto done;
-	out = pc_cli_open_out(c.out);
-	if (!out) {
-		r = 1;
-		goto done;
-	}
-	ro.top = c.top;
-	ro.json = c.json;
-	r = report_print(out, &s, &ro);
-	if (r)
-		fprintf(stderr, "pmuconv: report: %s\n", strerror(-r));
-	r = pc_cli_close_out(out, c.out) || r ? 1 : 0;
-done:
-	pc_set__free(&s);
 	return r;
 }

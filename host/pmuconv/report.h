@@ -3,7 +3,7 @@
  * Per-event tables computed from a finished pc_agg: functions by self
  * (exclusive: leaf frame) and total (inclusive: anywhere in the stack,
  * recursion counted once), processes (the PROCESS root frames) and CPUs.
- * Used by `report` (text/JSON) and by the HTML renderer.
+ * Used by `report` (text/JSON), `diff` and the renderers.
  */
 #ifndef PMUCONV_REPORT_H
 #define PMUCONV_REPORT_H
@@ -40,6 +40,10 @@ void pc_report__free(struct pc_report_event *r);
 
 /* Human text for a weight unit: "estimated cycles (sum of sample periods)". */
 const char *pc_unit_label(const struct pc_agg *a, char *buf, size_t len);
+struct render_opts;
+/* Title, subtitle (period, samples) and unit label for one event's graph. */
+void pc_render_opts(struct render_opts *ro, const struct pc_agg *a, char *sub, size_t sublen,
+		    char *unit, size_t unitlen);
 
 struct report_opts {
 	size_t top; /* rows per table */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
+/* Addresses to names: ELF files (libelf), kallsyms, vmlinux; see symbolize.h. */
 #include "symbolize.h"
+#include "hashtab.h"
 #include "profile.h"
+#include "textparse.h"
 #include "util.h"
 
 #include <errno.h>
@@ -53,8 +56,7 @@ struct symbolizer {
 	struct pc_arena arena;
 	struct symfile **files;
 	size_t nr_files, cap_files;
-	uint32_t *fslots; /* file index + 1 */
-	size_t nfslots;
+	struct pc_htab file_index; /* "path@build-id" -> file */
 	struct symtab ksyms;
 	bool have_kallsyms;
 	struct symtab vmlinux;
@@ -121,7 +123,7 @@ void sym__free(struct symbolizer *s)
 	for (size_t i = 0; i < s->nr_files; i++)
 		symfile_free(s->files[i]);
 	free(s->files);
-	free(s->fslots);
+	pc_htab__free(&s->file_index);
 	free(s->ksyms.v);
 	free(s->vmlinux.v);
 	pc_arena__free(&s->arena);
@@ -495,6 +497,13 @@ out:
 	elf_close(&dbg);
 }
 
+static uint64_t file_hash(const void *s, uint32_t i)
+{
+	const char *key = ((const struct symbolizer *)s)->files[i]->key;
+
+	return pc_hash_bytes(key, strlen(key), PC_HASH_SEED);
+}
+
 static struct symfile *get_file(struct symbolizer *s, const char *path, const uint8_t *bid,
 				size_t bid_len)
 {
@@ -509,26 +518,12 @@ static struct symfile *get_file(struct symbolizer *s, const char *path, const ui
 	key[plen] = '@';
 	hex_id(key + plen + 1, bid, bid_len < BUILD_ID_MAX ? bid_len : BUILD_ID_MAX);
 	h = pc_hash_bytes(key, strlen(key), PC_HASH_SEED);
-	if (s->nr_files + 1 > s->nfslots / 2) {
-		size_t ns = s->nfslots ? s->nfslots * 2 : 256;
-		uint32_t *sl = calloc(ns, sizeof(*sl));
-		if (!sl)
-			return NULL;
-		for (size_t i = 0; i < s->nr_files; i++) {
-			uint64_t hh = pc_hash_bytes(s->files[i]->key, strlen(s->files[i]->key),
-						    PC_HASH_SEED);
-			size_t k = hh & (ns - 1);
-			while (sl[k])
-				k = (k + 1) & (ns - 1);
-			sl[k] = (uint32_t)i + 1;
-		}
-		free(s->fslots);
-		s->fslots = sl;
-		s->nfslots = ns;
-	}
-	for (j = h & (s->nfslots - 1); s->fslots[j]; j = (j + 1) & (s->nfslots - 1))
-		if (!strcmp(s->files[s->fslots[j] - 1]->key, key))
-			return s->files[s->fslots[j] - 1];
+	if (pc_htab__reserve(&s->file_index, 256, file_hash, s))
+		return NULL;
+	for (j = pc_htab__slot(&s->file_index, h); s->file_index.slots[j];
+	     j = pc_htab__next(&s->file_index, j))
+		if (!strcmp(s->files[s->file_index.slots[j] - 1]->key, key))
+			return s->files[s->file_index.slots[j] - 1];
 	if (pc_grow((void **)&s->files, &s->cap_files, s->nr_files + 1, sizeof(*s->files)))
 		return NULL;
 	struct symfile *f = calloc(1, sizeof(*f));
@@ -542,7 +537,7 @@ static struct symfile *get_file(struct symbolizer *s, const char *path, const ui
 	}
 	f->base = pc_basename(f->path);
 	s->files[s->nr_files] = f;
-	s->fslots[j] = (uint32_t)++s->nr_files;
+	pc_htab__set(&s->file_index, j, (uint32_t)s->nr_files++);
 	symfile_load(s, f, bid, bid_len);
 	return f;
 }
@@ -628,14 +623,8 @@ long sym__load_kallsyms(struct symbolizer *s, const char *text, size_t len)
 		int digits = 0;
 		p = nl ? nl + 1 : end;
 		while (q < le && digits < 17) {
-			int c = (unsigned char)*q, d;
-			if (c >= '0' && c <= '9')
-				d = c - '0';
-			else if (c >= 'a' && c <= 'f')
-				d = c - 'a' + 10;
-			else if (c >= 'A' && c <= 'F')
-				d = c - 'A' + 10;
-			else
+			int d = hex_digit((unsigned char)*q);
+			if (d < 0)
 				break;
 			addr = addr << 4 | (uint64_t)d;
 			q++;

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Lowest x86-64 kernel (upper half) address, 4- and 5-level paging alike. */
 #define KERNEL_ADDR_MIN 0xff00000000000000ull
@@ -57,28 +58,61 @@ static inline bool parse_u64_span(const char *p, const char *e, uint64_t *v)
 	return true;
 }
 
+/* The value of a hex digit, or -1. */
+static inline int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20; /* lower case */
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 static inline bool parse_hex_span(const char *p, const char *e, uint64_t *v)
 {
 	uint64_t r = 0;
+	int d;
 
 	if (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	if (p == e || e - p > 16)
 		return false;
 	for (; p < e; p++) {
-		int c = (unsigned char)*p, d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		if ((d = hex_digit((unsigned char)*p)) < 0)
 			return false;
 		r = r << 4 | (uint64_t)d;
 	}
 	*v = r;
 	return true;
+}
+
+/* The end of SYM in "SYM+0xOFF..." spanning [sym, se): the last '+' ends
+ * it if "0x" follows (and, with whole_hex, hex digits up to se) and SYM is
+ * not empty; otherwise se. */
+static inline const char *strip_offset(const char *sym, const char *se, bool whole_hex)
+{
+	uint64_t off;
+
+	for (const char *x = se; x > sym; x--) {
+		if (x[-1] != '+')
+			continue;
+		if (se - x > 2 && x[0] == '0' && x[1] == 'x' && x - 1 > sym &&
+		    (!whole_hex || parse_hex_span(x, se, &off)))
+			return x - 1;
+		break;
+	}
+	return se;
+}
+
+/* Line iteration helper for the text parsers. */
+static inline const char *pc_next_line(const char *p, const char *end, size_t *len)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *e = nl ? nl : end;
+
+	*len = (size_t)(e - p);
+	if (*len && p[*len - 1] == '\r')
+		(*len)--;
+	return nl ? nl + 1 : end;
 }
 
 #endif

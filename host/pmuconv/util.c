@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Hashing, the arena, growable arrays, diagnostics, progress, mmap input. */
 #include "util.h"
 
 #include <errno.h>
@@ -303,6 +304,10 @@ int pc_parse_u64(const char *s, uint64_t *out)
 
 void pc_json_str(FILE *f, const char *s)
 {
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
 	fputc('"', f);
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		if (*c == '"' || *c == '\\')

@@ -121,9 +121,20 @@ struct pc_input_buf {
 int pc_input_buf__open(struct pc_input_buf *b, const char *path, char *err, size_t errlen);
 void pc_input_buf__close(struct pc_input_buf *b);
 
+/* part as a percentage of whole (0 when whole is 0) */
+static inline double pc_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 /* Strings */
 int pc_parse_u64(const char *s, uint64_t *out);
-void pc_json_str(FILE *f, const char *s); /* quoted, escaped JSON string */
+void pc_json_str(FILE *f, const char *s); /* quoted, escaped JSON string; NULL: null */
+static inline void pc_json_kstr(FILE *f, const char *prefix, const char *s) /* prefix, then s */
+{
+	fputs(prefix, f);
+	pc_json_str(f, s);
+}
 const char *pc_basename(const char *path);
 /* Replace characters that break a file name ("/", control) for per-event files. */
 void pc_safe_filename(char *dst, size_t len, const char *src);

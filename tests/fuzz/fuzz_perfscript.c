@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "host/pmuconv/cli.h"
+#include "host/pmuconv/folded.h"
 #include "host/pmuconv/input.h"
+#include "host/pmuconv/inputs.h"
 #include "host/pmuconv/report.h"
 
 int pmuconv_fuzz_one(int fmt, const uint8_t *data, size_t size);
@@ -20,6 +21,7 @@ int pmuconv_fuzz_one(int fmt, const uint8_t *data, size_t size)
 {
 	struct pc_set s = {0};
 	struct pc_filter f = {0};
+	struct pc_stream out;
 	static FILE *sink;
 	unsigned opt = size ? data[0] : 0;
 	int r;
@@ -39,12 +41,13 @@ int pmuconv_fuzz_one(int fmt, const uint8_t *data, size_t size)
 		f.has_cpu = true;
 		f.cpu = 1;
 	}
+	pc_set__stream(&s, &f, &out);
 	if (fmt == PC_FMT_PERFSCRIPT)
-		r = input_perfscript_parse(&s, (const char *)data, size, &f);
+		r = input_perfscript_parse(&s, (const char *)data, size, &f, &out);
 	else if (fmt == PC_FMT_STAP)
-		r = input_stap_parse(&s, (const char *)data, size, &f);
+		r = input_stap_parse(&s, (const char *)data, size, &f, &out);
 	else
-		r = input_folded_parse(&s, (const char *)data, size, &f);
+		r = input_folded_parse(&s, (const char *)data, size, &f, &out);
 	if (!r && !pc_set__finish(&s)) {
 		for (size_t i = 0; i < s.nr; i++) {
 			struct pc_report_event rep;

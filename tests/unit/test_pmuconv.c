@@ -14,8 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "host/pmuconv/cli.h"
+#include "host/pmuconv/folded.h"
 #include "host/pmuconv/input.h"
+#include "host/pmuconv/inputs.h"
 #include "host/pmuconv/pcagg.h"
 #include "host/pmuconv/report.h"
 #include "host/pmuconv/symbolize.h"
@@ -124,16 +125,18 @@ static char *parse_with(int fmt, const char *in, const struct pc_filter *flt)
 {
 	struct pc_set s = {0};
 	struct pc_filter f = {0};
+	struct pc_stream st;
 	int r;
 
 	if (flt)
 		f = *flt;
+	pc_set__stream(&s, &f, &st);
 	if (fmt == PC_FMT_PERFSCRIPT)
-		r = input_perfscript_parse(&s, in, strlen(in), &f);
+		r = input_perfscript_parse(&s, in, strlen(in), &f, &st);
 	else if (fmt == PC_FMT_STAP)
-		r = input_stap_parse(&s, in, strlen(in), &f);
+		r = input_stap_parse(&s, in, strlen(in), &f, &st);
 	else
-		r = input_folded_parse(&s, in, strlen(in), &f);
+		r = input_folded_parse(&s, in, strlen(in), &f, &st);
 	ck_assert_int_eq(r, 0);
 	ck_assert_int_eq(pc_set__finish(&s), 0);
 	char *out = render_set(&s);
@@ -303,8 +306,10 @@ START_TEST(test_report_self_total)
 	struct pc_report_event r;
 	/* recursion: a;b;a counts a's total once */
 	const char *in = "a;b;a 6\na;c 4\n";
+	struct pc_stream out;
 
-	ck_assert_int_eq(input_folded_parse(&s, in, strlen(in), &f), 0);
+	pc_set__stream(&s, &f, &out);
+	ck_assert_int_eq(input_folded_parse(&s, in, strlen(in), &f, &out), 0);
 	ck_assert_int_eq(pc_set__finish(&s), 0);
 	ck_assert_int_eq(pc_report__build(&r, s.ev[0]), 0);
 	ck_assert_uint_eq(r.nr_funcs, 3);
@@ -481,7 +486,7 @@ START_TEST(test_native_stack_collisions)
 		o.filter.weight = PC_WEIGHT_SAMPLES;
 		if (soft)
 			setenv("PMUCONV_HASH_SOFT", "1", 1);
-		ck_assert_msg(input_pmufile_load(&set, path, &o, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(pc_load(&set, path, &o, err, sizeof(err)) == 0, "%s", err);
 		unsetenv("PMUCONV_HASH_SOFT");
 		char *out = render_set(&set);
 		ck_assert_str_eq(out, want);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The comparison of one event's function tables between two recordings. */
+#ifndef PMUCONV_DIFF_H
+#define PMUCONV_DIFF_H
+
+#include <stdio.h>
+#include "report.h"
+
+struct diff_row {
+	const char *name;
+	int kind;
+	double self_a, self_b, total_a, total_b; /* percent of each total */
+};
+
+/* Join A's and B's function tables by (name, kind) into *out (to free),
+ * largest change first. Re-sorts the tables' funcs by name. 0 or -ENOMEM. */
+int diff_rows(const struct pc_report_event *ra, const struct pc_report_event *rb,
+	      struct diff_row **out, size_t *nr);
+/* Print the first `top` rows as text or JSON; path/ev: the two inputs. */
+int diff_print(FILE *out, const char *const path[2], const struct pc_agg *const ev[2],
+	       const struct diff_row *rows, size_t nr, size_t top, int json);
+
+#endif

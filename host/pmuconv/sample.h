@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sample stream: what every input produces and every consumer reads the
+ * same way. An input announces its events in a pc_set (pcagg.h), then emits
+ * a pc_sample per sample or per group of identical ones (the native input
+ * merges equal raw stacks before symbolizing). Consumers: the profile
+ * builder (pcagg.c) and the page-size accumulator (pagesize.c). Inputs
+ * apply --pid/--comm/--cpu and keep the accounting (per-event, per-CPU).
+ */
+#ifndef PMUCONV_SAMPLE_H
+#define PMUCONV_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "profile.h"
+
+#define PC_MAX_FRAMES 4096 /* frames kept per stack; deeper stacks are cut */
+
+/* Page sizes, as the page-size breakdown counts them. */
+enum ps_page {
+	PS_4K = 0,
+	PS_2M = 1,
+	PS_1G = 2,
+	PS_UNKNOWN = 3, /* not mapped, or the page walk failed */
+	PS__NR = 4,
+	PS_NONE = 0xff, /* pc_sample.data_page: the instruction accessed no data */
+};
+
+struct pc_frame {
+	const char *name; /* len bytes, not NUL-terminated; valid during the emit */
+	uint32_t len;
+	uint8_t kind;	/* enum pc_frame_kind of the name */
+	uint8_t kernel; /* on the kernel side of the stack (--kernel-only/--user-only) */
+};
+
+struct pc_addr_part {
+	uint64_t samples, weight;
+	uint8_t status;		      /* enum pmuprof_addr_status */
+	uint8_t data_page, code_page; /* enum ps_page */
+	const char *ip_name;	      /* symbol of the sampled IP, when data_page != PS_NONE */
+};
+
+struct pc_sample {
+	uint32_t event;	  /* index into the pc_set's events */
+	uint64_t samples; /* identical samples this stands for */
+	uint64_t weight;  /* their summed weight (periods, or 1 each) */
+	const struct pc_frame *frames;
+	uint32_t nr;
+	bool root_first;  /* frames[0] is the root (folded input); else the leaf */
+	const char *comm; /* process name (comm_len bytes), or NULL if the input has none */
+	uint32_t comm_len;
+	bool kernel_mode; /* the sample interrupted kernel mode (pmuprof input) */
+	/* how the samples that carried a data-address part (pmuprof --data-addr)
+	 * split by address status and page sizes */
+	const struct pc_addr_part *addr;
+	uint32_t nr_addr;
+};
+
+struct pc_consumer {
+	int (*fn)(void *ctx, const struct pc_sample *s); /* 0 or a negative errno */
+	void *ctx;
+	bool wants_addr; /* reads the data-address part: inputs must keep it apart */
+};
+
+#define PC_MAX_CONSUMERS 4
+struct pc_stream {
+	struct pc_consumer to[PC_MAX_CONSUMERS];
+	size_t nr;
+	bool wants_addr; /* some consumer does */
+};
+
+static inline void pc_stream__add(struct pc_stream *st, struct pc_consumer c)
+{
+	if (c.fn && st->nr < PC_MAX_CONSUMERS) {
+		st->to[st->nr++] = c;
+		st->wants_addr |= c.wants_addr;
+	}
+}
+
+static inline int pc_stream__emit(const struct pc_stream *st, const struct pc_sample *s)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < st->nr && !r; i++)
+		r = st->to[i].fn(st->to[i].ctx, s);
+	return r;
+}
+
+#endif
