@@ -7,7 +7,7 @@
 #              -a counting instructions and branches for the whole workload
 # all with -cpu max,vendor=GenuineIntel,family=6,model=94,pmu=on.
 # The workload is split7030 -r ROUNDS pinned to CPU 1 (fixed work).
-# Prints a Markdown table: median of REPEATS runs of the whole boot (QEMU's
+# Prints a Markdown table: median of REPEATS interleaved runs of the whole boot (QEMU's
 # wall time) and of the workload alone (split7030's own seconds, guest clock).
 #
 #   sh bench/qemu_pmu_overhead.sh [REPEATS] [ROUNDS]
@@ -15,8 +15,8 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-REPEATS=${1:-3}
-ROUNDS=${2:-60}
+REPEATS=${1:-5}
+ROUNDS=${2:-1500}
 BUILD=${BUILD:-build}
 KVER=$(sh scripts/kver.sh)
 KERNEL=$BUILD/guest-kernel/vmlinuz-$KVER
@@ -71,21 +71,29 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "| configuration | boot + workload, s (median of $REPEATS) | workload alone, s | vs baseline (workload) |"
 echo "| --- | --- | --- | --- |"
+cfg_of() { # CFG -> "QEMU EXTRA-CMDLINE"
+	case $1 in
+	baseline) echo "$BASELINE nmi_watchdog=0" ;;
+	idle) echo "$PATCHED nmi_watchdog=0" ;;
+	counting) echo "$PATCHED nmi_watchdog=1 bench=counting" ;;
+	esac
+}
+# Interleaved (baseline, idle, counting, baseline, ...) so that a change in
+# the host's load moves every configuration alike.
+i=0
+while [ $i -lt "$REPEATS" ]; do
+	for cfg in baseline idle counting; do
+		set -- $(cfg_of $cfg)
+		q=$1
+		shift
+		boot "$q" "$*" >>"$ST/runs.$cfg"
+	done
+	i=$((i + 1))
+done
 base=""
 for cfg in baseline idle counting; do
-	case $cfg in
-	baseline) q=$BASELINE extra="nmi_watchdog=0" ;;
-	idle) q=$PATCHED extra="nmi_watchdog=0" ;;
-	counting) q=$PATCHED extra="nmi_watchdog=1 bench=counting" ;;
-	esac
-	: >"$ST/runs"
-	i=0
-	while [ $i -lt "$REPEATS" ]; do
-		boot "$q" "$extra" >>"$ST/runs"
-		i=$((i + 1))
-	done
-	wall=$(cut -d' ' -f1 "$ST/runs" | median)
-	wl=$(cut -d' ' -f2 "$ST/runs" | median)
+	wall=$(cut -d' ' -f1 "$ST/runs.$cfg" | median)
+	wl=$(cut -d' ' -f2 "$ST/runs.$cfg" | median)
 	[ -z "$base" ] && base=$wl
 	ratio=$(echo "$wl $base" | awk '{ printf "%+.1f %%", ($1 / $2 - 1) * 100 }')
 	echo "| $cfg | $wall | $wl | $ratio |"
