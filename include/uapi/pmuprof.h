@@ -258,9 +258,11 @@ struct pmuprof_cpu_stats {
 	__u64 read_records;	/* records read() delivered */
 	__u64 read_bytes;
 	__u64 hist[PMUPROF_HIST_BUCKETS]; /* handler time histogram */
-	__u64 inherit_capped; /* CF_INHERIT: ancestry walk hit its depth cap (filtered) */
-	__u64 unthrottled;    /* times a throttled rate was raised back one step */
-	__u64 __reserved[2];
+	__u64 inherit_capped;	/* CF_INHERIT: ancestry walk hit its depth cap (filtered) */
+	__u64 unthrottled;	/* times a throttled rate was raised back one step */
+	__u64 ipis_outstanding; /* NMI-IPI samples not sent: the target had not yet
+				   taken the previous NMI IPI (stalled, or in a long NMI) */
+	__u64 __reserved[1];
 };
 
 struct pmuprof_stats {

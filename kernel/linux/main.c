@@ -25,11 +25,27 @@ static int pp_allocations_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(pp_allocations);
 
+/* /sys/kernel/debug/pmuprof/nmi_pending: "cpu=N pending=P" per possible CPU,
+ * P = 1 while an NMI IPI sent to N is not yet consumed (sampler.c) */
+static int pp_nmi_pending_show(struct seq_file *m, void *v)
+{
+	unsigned int cpu;
+
+	if (!pp_cpus)
+		return 0;
+	for_each_possible_cpu (cpu)
+		seq_printf(m, "cpu=%u pending=%d\n", cpu,
+			   atomic_read(&per_cpu_ptr(pp_cpus, cpu)->nmi_pending));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pp_nmi_pending);
+
 void pp_debugfs_init(void)
 {
 	/* debugfs errors are not fatal (and debugfs may be absent) */
 	pp_debugfs_dir = debugfs_create_dir(PP_NAME, NULL);
 	debugfs_create_file("allocations", 0400, pp_debugfs_dir, NULL, &pp_allocations_fops);
+	debugfs_create_file("nmi_pending", 0400, pp_debugfs_dir, NULL, &pp_nmi_pending_fops);
 }
 
 void pp_debugfs_exit(void)

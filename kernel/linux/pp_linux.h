@@ -92,7 +92,8 @@ struct pp_cpu {
 	struct pmu_cpu pmu;			 /* this CPU's counters (PMU source) */
 	struct pmu_pebs_mem pebs_mem;		 /* DS area + PEBS buffer (pebs_linux.c) */
 	u64 pmu_period_seen[PMUPROF_MAX_EVENTS]; /* per assignment: last reported period */
-	atomic_t nmi_pending;			 /* NMI IPIs sent to this CPU, not yet consumed */
+	atomic_t nmi_pending;	   /* 1: an NMI IPI sent to this CPU is not yet consumed */
+	u64 ipi_sent_ns;	   /* when its sender sent it (ktime) */
 	bool sampling;		   /* this CPU captures (target set, online, running) */
 	bool pmu_running;	   /* pmu__cpu_start done on this CPU */
 	bool timer_running;	   /* session started here: the hrtimer may run */
@@ -106,6 +107,10 @@ struct pp_cpu {
 	u64 read_bytes;
 	u32 cpu;
 };
+
+/* An NMI IPI not consumed after this long is taken as lost and sent again
+ * (sampler.c: one IPI outstanding per target). */
+#define PP_IPI_LOST_NS (100 * NSEC_PER_MSEC)
 
 /* Dynamic per-CPU memory: the struct (~10 KiB with the scratch stacks) is
  * too big for the module static per-CPU reserve. */

@@ -5,14 +5,19 @@
  *
  * NMI-IPI source. The CPUs that run an hrtimer, and whom each one
  * samples, come from a plan (kernel/nmi/ipiplan.h) built at START and on
- * every CPU hotplug: a sampled CPU takes exactly one interrupt per sample.
+ * every CPU hotplug: a sampled CPU takes at most one interrupt per sample.
  * An online CPU that does not sample sends the NMIs of up to
  * IPIPLAN_FANOUT sampled CPUs; where no such CPU is left, the first CPU of
  * a group captures itself from its timer interrupt (source TIMER) and sends
  * the NMIs of the rest. At each expiry a sender, for every target T of its
  * role whose sample is due and that samples in this session:
- *     atomic_inc(&T->nmi_pending);            (P1, pairs with H1)
- * then one apic->send_IPI_mask(targets, NMI_VECTOR). Each target keeps its
+ *     atomic_cmpxchg(&T->nmi_pending, 0, 1)   (P1, pairs with H1)
+ * then one apic->send_IPI_mask(targets, NMI_VECTOR). A target has at most
+ * one NMI IPI of ours outstanding: while the previous one is unconsumed
+ * (the target is stalled, or inside a long NMI), its due sample is not
+ * sent and counted in ipis_outstanding; after PP_IPI_LOST_NS the IPI is
+ * taken as lost and sent again (the flag stays 1, and IPIs to a CPU that
+ * has not taken the first one merge with it in its NMI latch). Each target keeps its
  * own period (throttling doubles it) and next due time; the timer fires at
  * the earliest due time of its role. Sessions with the TIMER source plan
  * `self` on every sampled CPU. With one online CPU the plan is that CPU
@@ -26,13 +31,19 @@
  * function call IPI (pp_timer_kick); CPUs that lose it stop at their next
  * expiry.
  *
- * Recognising our NMIs. The handler claims an NMI when it can consume one
- * pending IPI (atomic_dec_if_positive, H1) or when pmu__handle_nmi() finds
- * an overflow of ours; everything else returns NMI_DONE so other handlers
- * (and the "unknown NMI" report) see it. Consuming one at a time keeps
- * back-to-back IPIs (one latched while the handler runs) both claimed.
- * A pending IPI is claimed even when this CPU no longer samples (stop or
- * hotplug raced with the sender), so no NMI of ours is ever "unknown".
+ * Recognising our NMIs. The handler claims an NMI when it consumes the
+ * outstanding IPI (atomic_xchg to 0, H1) or when pmu__handle_nmi_ex()
+ * finds an overflow of ours; everything else returns NMI_DONE so other
+ * handlers (and the "unknown NMI" report) see it. It returns how many
+ * things it handled (the IPI, plus one per counter overflow served), as
+ * perf does: when one NMI did the work of two (an IPI and a PMI, or two
+ * PMIs, that arrived while the first was latched), Linux then swallows the
+ * back-to-back NMI that finds nothing. With one IPI outstanding at most,
+ * a coalesced IPI cannot leave a surplus behind that would claim a later
+ * foreign NMI; the one window left is an IPI in flight when a foreign NMI
+ * lands first (that NMI is claimed, the IPI then finds nothing). The flags
+ * are cleared at START and, once the senders are stopped and the last IPI
+ * has landed, at STOP.
  *
  * Ordering of start/stop against NMIs: per-CPU flags are set before the
  * sources that depend on them start (sampling before any IPI can target
@@ -51,6 +62,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/delay.h>
 #include <linux/vmalloc.h>
 #include <linux/percpu.h>
 #include <linux/kprobes.h>
@@ -180,11 +192,15 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	struct pp_cpu *pc = this_cpu_ptr(pp_cpus);
 	struct pp_session *s = &pp_sess;
 	struct pp_emit_ctx ec;
-	bool mine = false;
+	int handled = 0, n;
 	u64 t_end;
 
-	if (atomic_read(&pc->nmi_pending) <= 0 && !READ_ONCE(pc->pmu_running))
-		return NMI_DONE; /* fast path: no session source aims at us */
+	if (!atomic_read(&pc->nmi_pending) && !READ_ONCE(pc->pmu_running)) {
+		/* fast path: no session source aims at us */
+		if (READ_ONCE(pc->sampling))
+			capture__nmi_passed(&pc->cap, CAPTURE_CTX_NMI);
+		return NMI_DONE;
+	}
 
 	ec.pc = pc;
 	ec.s = s;
@@ -193,8 +209,8 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec.wake = false;
 	ec.now = plat_now_ns();
 
-	if (atomic_dec_if_positive(&pc->nmi_pending) >= 0) { /* H1, pairs with P1 */
-		mine = true;
+	if (atomic_xchg(&pc->nmi_pending, 0)) { /* H1, pairs with P1 */
+		handled++;
 		if (READ_ONCE(pc->sampling) && s->plan.clock_event >= 0) {
 			pp_regs_from_pt(&ec.lr, regs, want_segs(s));
 			ec.converted = true;
@@ -203,10 +219,11 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 					READ_ONCE(pc->clock_period_ns), ec.now, &ec.wake);
 		}
 	}
-	if (READ_ONCE(pc->pmu_running) && pmu__handle_nmi_ex(&pc->pmu, &pp_pmu_ops, &ec) > 0) {
+	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_ex(&pc->pmu, &pp_pmu_ops, &ec) : 0;
+	if (n > 0) {
 		u32 i;
 
-		mine = true;
+		handled += n;
 		/* frequency mode: report period changes as PERIOD records */
 		for (i = 0; i < s->plan.pmu.nr && READ_ONCE(pc->sampling); i++) {
 			if (pc->pmu.period[i] == pc->pmu_period_seen[i])
@@ -218,7 +235,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		}
 	}
 
-	if (!mine) {
+	if (!handled) {
 		if (READ_ONCE(pc->sampling))
 			capture__nmi_passed(&pc->cap, CAPTURE_CTX_NMI);
 		return NMI_DONE;
@@ -231,7 +248,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		if (ec.wake)
 			irq_work_queue(&pc->wake_work);
 	}
-	return NMI_HANDLED;
+	return handled;
 }
 NOKPROBE_SYMBOL(pp_nmi_handler);
 
@@ -292,9 +309,14 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 			continue;
 		}
 		if (ipiplan__due(&tc->clock_due_ns, READ_ONCE(tc->clock_period_ns), now)) {
-			atomic_inc(&tc->nmi_pending); /* P1, pairs with H1 */
-			__cpumask_set_cpu(t, pc->ipi_mask);
-			sent++;
+			if (atomic_cmpxchg(&tc->nmi_pending, 0, 1) == 0 || /* P1, pairs with H1 */
+			    now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_LOST_NS) {
+				WRITE_ONCE(tc->ipi_sent_ns, now);
+				__cpumask_set_cpu(t, pc->ipi_mask);
+				sent++;
+			} else {
+				pc->cap.ctx[CAPTURE_CTX_IRQ].st.ipis_outstanding++;
+			}
 		}
 		next = ipiplan__next(next, tc->clock_due_ns);
 	}
@@ -535,10 +557,31 @@ int pp_session_start(struct pp_session *s)
 		pp_replan(s, IPIPLAN_NO_CPU, false);
 	s->start_ns = plat_now_ns();
 	s->stop_ns = 0;
+	for_each_possible_cpu (cpu) /* no sender runs: nothing is in flight */
+		atomic_set(&per_cpu_ptr(pp_cpus, cpu)->nmi_pending, 0);
 	WRITE_ONCE(s->running, true);
 	on_each_cpu(pp_cpu_begin, s, 1);
 	cpus_read_unlock();
 	return 0;
+}
+
+/* The senders are stopped: let the last NMI IPIs land and be claimed (a
+ * target may be stalled for a while), then forget any that never will, so
+ * that none claims a foreign NMI later. Process context. */
+static void pp_ipis_drain(void)
+{
+	unsigned int cpu, waited_ms = 0;
+
+	for_each_possible_cpu (cpu) {
+		atomic_t *p = &per_cpu_ptr(pp_cpus, cpu)->nmi_pending;
+
+		while (atomic_read(p) && waited_ms < PP_IPI_LOST_NS / NSEC_PER_MSEC) {
+			usleep_range(1000, 2000);
+			waited_ms++;
+		}
+		if (atomic_xchg(p, 0))
+			pr_info_ratelimited(PP_NAME ": cpu=%u never took its last NMI IPI\n", cpu);
+	}
 }
 
 void pp_session_stop(struct pp_session *s)
@@ -551,6 +594,7 @@ void pp_session_stop(struct pp_session *s)
 	for_each_possible_cpu (cpu)
 		hrtimer_cancel(&per_cpu_ptr(pp_cpus, cpu)->timer);
 	cpus_read_unlock();
+	pp_ipis_drain();
 	if (s->plan.nr_pmu_events)
 		pmu__release(&s->plan.pmu);
 	/* NMI handlers that saw sampling == true may still be writing. */

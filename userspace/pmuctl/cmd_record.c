@@ -166,6 +166,12 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 			"handlers took too long (and raised the rate back %" PRIu64 " times when "
 			"they were cheap again); periods in the file are the ones used\n",
 			throttled, raised);
+	if (have_stats && st->total.ipis_outstanding)
+		fprintf(stderr,
+			"pmuctl: warning: %" PRIu64 " cpu-clock samples were not taken because the "
+			"CPU had not yet taken the previous sampling NMI (a stalled vCPU, or long "
+			"NMI handlers); the profile under-counts those CPUs' time\n",
+			(uint64_t)st->total.ipis_outstanding);
 }
 
 int cmd_record(int argc, char **argv)

@@ -426,12 +426,14 @@ static int cmd_record(int argc, char **argv)
 	for (unsigned int c = 0; c < st.nr_cpus && c < PMUPROF_MAX_CPUS; c++)
 		if (cpus[c].nmis_handled || cpus[c].ipis_sent || cpus[c].captured)
 			printf("record: cpu=%u captured=%llu samples=%llu lost=%llu nmis=%llu "
-			       "ipis=%llu read_records=%llu\n",
+			       "passed=%llu ipis=%llu outstanding=%llu read_records=%llu\n",
 			       c, (unsigned long long)cpus[c].captured,
 			       (unsigned long long)cpus[c].samples,
 			       (unsigned long long)cpus[c].lost,
 			       (unsigned long long)cpus[c].nmis_handled,
+			       (unsigned long long)cpus[c].nmis_passed,
 			       (unsigned long long)cpus[c].ipis_sent,
+			       (unsigned long long)cpus[c].ipis_outstanding,
 			       (unsigned long long)cpus[c].read_records);
 
 	/* The accounting the module promises. */
