@@ -111,6 +111,10 @@ struct pp_cpu {
 /* An NMI IPI not consumed after this long is taken as lost and sent again
  * (sampler.c: one IPI outstanding per target). */
 #define PP_IPI_LOST_NS (100 * NSEC_PER_MSEC)
+/* An NMI that served a PMI of ours takes the outstanding IPI too only when
+ * it was sent longer ago than this (it must have landed: merged with this
+ * NMI, or it would have come first); a younger one comes by itself. */
+#define PP_IPI_LANDED_NS (1 * NSEC_PER_MSEC)
 
 /* Dynamic per-CPU memory: the struct (~10 KiB with the scratch stacks) is
  * too big for the module static per-CPU reserve. */

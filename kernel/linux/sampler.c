@@ -10,17 +10,18 @@
  * IPIPLAN_FANOUT sampled CPUs; where no such CPU is left, the first CPU of
  * a group captures itself from its timer interrupt (source TIMER) and sends
  * the NMIs of the rest. At each expiry a sender, for every target T of its
- * role whose sample is due and that samples in this session:
- *     atomic_cmpxchg(&T->nmi_pending, 0, 1)   (P1, pairs with H1)
- * then one apic->send_IPI_mask(targets, NMI_VECTOR). A target has at most
- * one NMI IPI of ours outstanding: while the previous one is unconsumed
- * (the target is stalled, or inside a long NMI), its due sample is not
- * sent and counted in ipis_outstanding; after PP_IPI_LOST_NS the IPI is
- * taken as lost and sent again (the flag stays 1, and IPIs to a CPU that
- * has not taken the first one merge with it in its NMI latch). Each target keeps its
- * own period (throttling doubles it) and next due time; the timer fires at
- * the earliest due time of its role. Sessions with the TIMER source plan
- * `self` on every sampled CPU. With one online CPU the plan is that CPU
+ * role whose sample is due and that samples in this session, if T has no
+ * NMI IPI of ours outstanding:
+ *     T->ipi_sent_ns = now;                   (P0, pairs with H0)
+ *     atomic_set(&T->nmi_pending, 1);         (P1, pairs with H1)
+ * then one apic->send_IPI_mask(targets, NMI_VECTOR). While the previous IPI
+ * is unconsumed (the target is stalled, or inside a long NMI) its due
+ * sample is not sent and is counted in ipis_outstanding; after
+ * PP_IPI_LOST_NS the IPI is taken as lost and sent again (IPIs to a CPU that
+ * has not taken the first one merge with it in its NMI latch). Each target
+ * keeps its own period (throttling doubles it) and next due time; the timer
+ * fires at the earliest due time of its role. Sessions with the TIMER source
+ * plan `self` on every sampled CPU. With one online CPU the plan is that CPU
  * capturing itself.
  *
  * Re-planning (hotplug) installs roles while senders run: grow before
@@ -31,19 +32,23 @@
  * function call IPI (pp_timer_kick); CPUs that lose it stop at their next
  * expiry.
  *
- * Recognising our NMIs. The handler claims an NMI when it consumes the
- * outstanding IPI (atomic_xchg to 0, H1) or when pmu__handle_nmi_ex()
- * finds an overflow of ours; everything else returns NMI_DONE so other
- * handlers (and the "unknown NMI" report) see it. It returns how many
- * things it handled (the IPI, plus one per counter overflow served), as
- * perf does: when one NMI did the work of two (an IPI and a PMI, or two
- * PMIs, that arrived while the first was latched), Linux then swallows the
- * back-to-back NMI that finds nothing. With one IPI outstanding at most,
- * a coalesced IPI cannot leave a surplus behind that would claim a later
- * foreign NMI; the one window left is an IPI in flight when a foreign NMI
- * lands first (that NMI is claimed, the IPI then finds nothing). The flags
- * are cleared at START and, once the senders are stopped and the last IPI
- * has landed, at STOP.
+ * Recognising our NMIs. NMIs carry no source, so the handler decides from
+ * state: it claims an NMI when pmu__handle_nmi_ex() finds an overflow of
+ * ours, or when it consumes the outstanding IPI (atomic_xchg to 0, H1). An
+ * NMI without a PMI of ours consumes it; an NMI that served a PMI consumes
+ * it only if it was sent more than PP_IPI_LANDED_NS ago (H0): a younger IPI
+ * is still in flight or latched behind this NMI and comes as its own NMI,
+ * which must find it (taking it here would leave that NMI "unknown"); an
+ * older one merged with this NMI. Everything else returns NMI_DONE so
+ * other handlers (and the "unknown NMI" report) see it. The handler
+ * returns how many things it did (the IPI, plus one per counter overflow),
+ * as perf does, so that Linux swallows a back-to-back NMI that finds
+ * nothing because an earlier one did its work. With one IPI outstanding at
+ * most, a coalesced IPI cannot leave a surplus that would claim later
+ * foreign NMIs; what is left is a foreign NMI landing while an IPI is in
+ * flight (it is claimed, the IPI then finds nothing). The flags are cleared
+ * at START and, once the senders are stopped and the last IPI has landed,
+ * at STOP.
  *
  * Ordering of start/stop against NMIs: per-CPU flags are set before the
  * sources that depend on them start (sampling before any IPI can target
@@ -195,7 +200,9 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	int handled = 0, n;
 	u64 t_end;
 
-	if (!atomic_read(&pc->nmi_pending) && !READ_ONCE(pc->pmu_running)) {
+	int pending = atomic_read(&pc->nmi_pending); /* H0, pairs with P0 */
+
+	if (!pending && !READ_ONCE(pc->pmu_running)) {
 		/* fast path: no session source aims at us */
 		if (READ_ONCE(pc->sampling))
 			capture__nmi_passed(&pc->cap, CAPTURE_CTX_NMI);
@@ -209,17 +216,22 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec.wake = false;
 	ec.now = plat_now_ns();
 
-	if (atomic_xchg(&pc->nmi_pending, 0)) { /* H1, pairs with P1 */
+	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_ex(&pc->pmu, &pp_pmu_ops, &ec) : 0;
+	/* An NMI that served a PMI takes the outstanding IPI only once the IPI
+	 * must have landed: a young one is still in flight or latched behind
+	 * this NMI, and will come as an NMI of its own (header comment). */
+	if (pending && (n <= 0 || (s64)(ec.now - READ_ONCE(pc->ipi_sent_ns)) > PP_IPI_LANDED_NS) &&
+	    atomic_xchg(&pc->nmi_pending, 0)) { /* H1, pairs with P1 */
 		handled++;
 		if (READ_ONCE(pc->sampling) && s->plan.clock_event >= 0) {
-			pp_regs_from_pt(&ec.lr, regs, want_segs(s));
+			if (!ec.converted)
+				pp_regs_from_pt(&ec.lr, regs, want_segs(s));
 			ec.converted = true;
 			capture__sample(&pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &pc->ring,
 					&ec.lr.pp, PMUPROF_SOURCE_NMI_IPI, s->plan.clock_event,
 					READ_ONCE(pc->clock_period_ns), ec.now, &ec.wake);
 		}
 	}
-	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_ex(&pc->pmu, &pp_pmu_ops, &ec) : 0;
 	if (n > 0) {
 		u32 i;
 
@@ -309,9 +321,15 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 			continue;
 		}
 		if (ipiplan__due(&tc->clock_due_ns, READ_ONCE(tc->clock_period_ns), now)) {
-			if (atomic_cmpxchg(&tc->nmi_pending, 0, 1) == 0 || /* P1, pairs with H1 */
-			    now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_LOST_NS) {
+			if (!atomic_read(&tc->nmi_pending)) {
+				/* only senders set the flag: time first (P0) */
 				WRITE_ONCE(tc->ipi_sent_ns, now);
+				smp_mb__before_atomic();
+				atomic_set(&tc->nmi_pending, 1); /* P1, pairs with H1 */
+				__cpumask_set_cpu(t, pc->ipi_mask);
+				sent++;
+			} else if (now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_LOST_NS) {
+				WRITE_ONCE(tc->ipi_sent_ns, now); /* taken as lost: again */
 				__cpumask_set_cpu(t, pc->ipi_mask);
 				sent++;
 			} else {

@@ -274,23 +274,24 @@ static int cmd_record(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!strcmp(src, "clock"))
-		ev->source = PMUPROF_SOURCE_NMI_IPI;
-	else if (!strcmp(src, "timer"))
-		ev->source = PMUPROF_SOURCE_TIMER;
-	else if (!strcmp(src, "pmu"))
-		ev->source = PMUPROF_SOURCE_PMU;
-	else {
-		fprintf(stderr, "ppclient: unknown source %s\n", src);
-		return 2;
-	}
-	ev->config = config;
-	ev->period = freq ? freq : period;
-	if (freq)
-		ev->flags |= PMUPROF_EVF_FREQ;
-	if (nev)
+	if (nev) {
 		cfg.nr_events = nev; /* -e events replace the single one */
-
+	} else {
+		if (!strcmp(src, "clock"))
+			ev->source = PMUPROF_SOURCE_NMI_IPI;
+		else if (!strcmp(src, "timer"))
+			ev->source = PMUPROF_SOURCE_TIMER;
+		else if (!strcmp(src, "pmu"))
+			ev->source = PMUPROF_SOURCE_PMU;
+		else {
+			fprintf(stderr, "ppclient: unknown source %s\n", src);
+			return 2;
+		}
+		ev->config = config;
+		ev->period = freq ? freq : period;
+		if (freq)
+			ev->flags |= PMUPROF_EVF_FREQ;
+	}
 	fd = open_dev();
 	if (ioctl(fd, PMUPROF_IOC_CONFIGURE, &cfg)) {
 		int e = errno;

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Scenario: with a virtual PMU (KVM, -cpu host,pmu=on), GET_INFO reports it,
+# Scenario: on the emulated PMU (or KVM with -cpu host,pmu=on), GET_INFO reports it,
 # and the 70/30 workload profiled with the cycles (0x3c) and instructions
 # (0xc0) events, USR|OS, shows the same 70/30 split per event, with exact
-# accounting per event. Skipped under TCG (no PMU there).
-# needs: module kvm-pmu bin:ppclient bin:spin7030
+# accounting per event.
+# needs: module pmu bin:ppclient bin:spin7030
 # timeout: 240
 
 load_module
