@@ -61,11 +61,19 @@ static void help(FILE *out)
 		DEFAULT_FREQ_HZ, PMUPROF_DEFAULT_DEPTH, PMUPROF_MAX_DEPTH);
 }
 
-static int add_events(struct record_opts *o, char *arg)
+/* Split a comma-separated -e list in a copy: argv is recorded in the data
+ * file's header as given. */
+static int add_events(struct record_opts *o, const char *arg)
 {
-	char *save = NULL, *tok;
+	size_t len = strlen(arg) + 1;
+	char *save = NULL, *tok, *copy = o->ev_text + o->ev_used;
 
-	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	if (len > sizeof(o->ev_text) - o->ev_used)
+		return pmuctl_usage_error("record", "-e lists longer than %zu characters in all",
+					  sizeof(o->ev_text) - 1);
+	memcpy(copy, arg, len);
+	o->ev_used += len;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (o->nr_events >= PMUPROF_MAX_EVENTS)
 			return pmuctl_usage_error("record", "too many events (at most %d)",
 						  PMUPROF_MAX_EVENTS);

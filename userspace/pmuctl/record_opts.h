@@ -12,8 +12,10 @@
 #define DEFAULT_FREQ_HZ 1000 /* perf uses 4000; 1 kHz is kinder to VMs */
 
 struct record_opts {
-	const char *events[PMUPROF_MAX_EVENTS + 1];
+	const char *events[PMUPROF_MAX_EVENTS + 1]; /* point into ev_text */
 	int nr_events;
+	char ev_text[1024]; /* the -e lists, split here: argv stays intact for the header */
+	size_t ev_used;
 	uint64_t count; /* -c */
 	uint64_t freq;	/* -F */
 	bool callgraph;

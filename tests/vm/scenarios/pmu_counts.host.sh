@@ -1,0 +1,36 @@
+#!/bin/sh
+# Host half of pmu_counts: pmuconv's sum of sample periods per event against
+# perf stat's count of the same command in the same boot (within 1 %), all
+# samples in user mode, and the command line kept whole in the header.
+. "$ROOT/tests/vm/lib/host.sh"
+pcount() { awk -F, -v e="$1" '$3 == e { print $1 }' "$RESULTS/stat.csv"; }
+for P in 1000 10000 1000000; do
+	f=$RESULTS/c$P.pmu
+	[ -f "$f" ] || { fail_check "file-c$P" "no $f"; continue; }
+	"$BIN/pmuconv" report "$f" >"$RESULTS/report-$P.txt" 2>&1 ||
+		{ fail_check "report-c$P" "pmuconv report exited $?"; continue; }
+	grep -q "^command: .*-e instructions:u/$P,cycles:u/$P,branches:u/$P -o" "$RESULTS/report-$P.txt" &&
+		pass_check "header-cmdline-c$P" ||
+		fail_check "header-cmdline-c$P" "$(grep '^command:' "$RESULTS/report-$P.txt")"
+	for e in instructions:u cycles:u branches:u; do
+		est=$(awk -v e="$e" '$1 == e && /estimated/ {
+			for (i = 1; i < NF; i++) if ($(i + 1) == "estimated") print $i }' "$RESULTS/report-$P.txt" |
+			tr -d ,)
+		c=$(pcount "$e")
+		if [ -z "$est" ] || [ -z "$c" ]; then
+			fail_check "sum-c$P-$e" "no count (pmuconv '$est', perf '$c')"
+			continue
+		fi
+		d=$((est > c ? est - c : c - est))
+		log "c$P $e: sum of periods $est, perf stat $c"
+		[ $((d * 100)) -le "$c" ] && pass_check "sum-c$P-$e" ||
+			fail_check "sum-c$P-$e" "sum of periods $est, perf stat $c (off by $d)"
+	done
+	# no sample of a :u event has a kernel frame
+	"$BIN/pmuconv" report --kernel-only "$f" >"$RESULTS/kreport-$P.txt" 2>&1
+	grep -q "^samples: *[0-9]* read, \([0-9]*\) removed by filters" "$RESULTS/kreport-$P.txt" &&
+		r=$(sed -n 's/^samples: *\([0-9]*\) read, \([0-9]*\) removed.*/\1 \2/p' "$RESULTS/kreport-$P.txt") &&
+		[ "${r% *}" = "${r#* }" ] && pass_check "user-only-c$P" ||
+		fail_check "user-only-c$P" "$(grep '^samples:' "$RESULTS/kreport-$P.txt")"
+done
+host_done
