@@ -162,18 +162,16 @@ const char *device__ioctl_hint(int err, const struct pmuprof_info *info)
 {
 	switch (err) {
 	case EBUSY: {
-		static char buf[768];
-		char who[512];
+		/* The device is ours (open is exclusive): the counters are not. */
+		char wd[16] = "";
 
-		device__holders(who, sizeof(who));
-		if (who[0]) {
-			snprintf(buf, sizeof(buf),
-				 "another pmuprof session is active (%s); wait for it or stop it",
-				 who);
-			return buf;
-		}
-		return "the PMU counters are held by someone else (perf or the NMI watchdog); run "
-		       "'sysctl kernel.nmi_watchdog=0' and stop perf users, then retry";
+		read_small_file_fmt(wd, sizeof(wd), "/proc/sys/kernel/nmi_watchdog");
+		if (wd[0] == '1')
+			return "the PMU counters are held by the NMI watchdog; run 'sysctl "
+			       "kernel.nmi_watchdog=0' (and 'sysctl kernel.nmi_watchdog=1' after "
+			       "recording), then retry";
+		return "the PMU counters are held by another PMU user (perf, or a profiler "
+		       "built on it; the NMI watchdog is off); stop it, then retry";
 	}
 	case ENODEV:
 	case EOPNOTSUPP:
