@@ -164,8 +164,9 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 void pmu__cpu_stop(struct pmu_cpu *pc);
 
 /*
- * NMI entry. If none of our counters overflowed, returns 0 and touches
- * nothing (the NMI is someone else's). Otherwise: disable ours, read
+ * NMI entry. If none of our counters overflowed, returns 0 having written
+ * no counter or status MSR (the NMI is someone else's) but LVTPC, which it
+ * reopens while the session runs (a foreign PMI masked it). Otherwise: disable ours, read
  * GLOBAL_STATUS, call emit(ctx, event, period) once per overflowed counter
  * of ours, re-arm it (freq mode: adjust its period first), acknowledge
  * through GLOBAL_OVF_CTRL, re-read status, loop at most PMU_MAX_OVF_LOOPS,

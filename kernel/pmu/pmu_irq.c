@@ -159,8 +159,10 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 	int n = 0;
 	u64 now;
 
-	if (!ovf)
+	if (!ovf) {
+		plat_lvtpc_set_nmi(); /* not ours: see pmu__handle_nmi_ex */
 		return 0;
+	}
 	now = plat_now_ns();
 	for (u32 i = 0; i < plan->nr; i++)
 		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx,
@@ -212,8 +214,15 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	want = (ours & ~plan->pebs_counters) |
 	       (pmu__has_pebs(plan) ? X86_GLOBAL_STATUS_OVF_BUF : 0);
 	status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
-	if (!(status & want))
-		return 0; /* someone else's NMI or counter: touch nothing */
+	if (!(status & want)) {
+		/* Someone else's NMI or counter: touch no counter or status
+		 * bit, but reopen LVTPC. The APIC masked it if this was a PMI
+		 * (a foreign counter's, or ours raced away), and while we run
+		 * nobody else unmasks it: one such PMI would end sampling on
+		 * this CPU. Linux's perf rewrites LVTPC on every PMI NMI too. */
+		plat_lvtpc_set_nmi();
+		return 0;
+	}
 
 	ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
