@@ -19,14 +19,15 @@ u64 pmu__arm_value(u64 period, u32 width)
 }
 PP_NOKPROBE(pmu__arm_value);
 
-static u32 assign_width(const struct pmu_plan *plan, const struct pmu_assign *a)
+u32 pmu__counter_width(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
 	return a->kind == PMU_CTR_FIXED ? plan->fixed_width : plan->gp_width;
 }
+PP_NOKPROBE(pmu__counter_width);
 
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
-	u64 max = pmu__width_mask(assign_width(plan, a)) >> 1;
+	u64 max = pmu__width_mask(pmu__counter_width(plan, a)) >> 1;
 	/* Legacy IA32_PMCx writes sign-extend bit 31, so -period must have
 	 * bit 31 set: period <= 2^31 - 1. Fixed counters get the same limit
 	 * without full-width writes, as Linux does (x86_pmu.max_period). */
@@ -86,7 +87,7 @@ void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period)
 	const struct pmu_assign *a = &plan->a[i];
 
 	pc->armed[i] = period;
-	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(period, assign_width(plan, a)));
+	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(period, pmu__counter_width(plan, a)));
 }
 PP_NOKPROBE(pmu__arm);
 
@@ -97,7 +98,7 @@ void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i)
 	const struct pmu_plan *plan = pc->plan;
 	const struct pmu_assign *a = &plan->a[i];
 	int off = pebs__ds_reset_offset(plan->pebs_format, a->kind == PMU_CTR_FIXED, a->idx);
-	u64 v = pmu__arm_value(pc->armed[i], assign_width(plan, a));
+	u64 v = pmu__arm_value(pc->armed[i], pmu__counter_width(plan, a));
 
 	if (off >= 0 && (u32)off + sizeof(v) <= PMU_PEBS_DS_BYTES)
 		memcpy((u8 *)pc->pebs_mem.ds + off, &v, sizeof(v));

@@ -51,6 +51,8 @@ u64 pmu__arm_value(u64 period, u32 width);
 /* Largest period a counter of the plan accepts: 2^(width-1)-1, and at most
  * 2^31-1 when writes go through legacy IA32_PMCx (bit 31 sign-extends). */
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a);
+/* Bit width of the counter of assignment `a`. */
+u32 pmu__counter_width(const struct pmu_plan *plan, const struct pmu_assign *a);
 /* MSR the counter of assignment `a` is written through. */
 u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a);
 /* GLOBAL_CTRL/STATUS bit of an assignment. */

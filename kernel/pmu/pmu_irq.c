@@ -112,6 +112,32 @@ static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *
 	return n;
 }
 
+/*
+ * GLOBAL_STATUS bits of our interrupting (non-PEBS) counters that wrapped:
+ * top bit (width - 1) clear. A counter is armed with -left, 1 <= left <=
+ * the maximum period < 2^(width-1), so its top bit stays set until it
+ * wraps (the version-1 test). For when our status bit is gone: a handler
+ * that ran first may acknowledge every bit it read (perf's, serving an
+ * Intel PT ToPA PMI, writes back all of GLOBAL_STATUS). One RDMSR per
+ * counter of ours. [NMI]
+ */
+static u64 wrapped_ours(const struct pmu_plan *plan)
+{
+	u64 m = 0;
+
+	for (u32 i = 0; i < plan->nr; i++) {
+		const struct pmu_assign *a = &plan->a[i];
+		u64 v;
+
+		if (a->pebs)
+			continue;
+		v = plat_rdmsr(pmu__counter_msr(plan, a));
+		if (!test_bit64(v, pmu__counter_width(plan, a) - 1))
+			m |= pmu__global_bit(a);
+	}
+	return m;
+}
+
 /* Loop cap hit: status keeps re-asserting. Re-arm all of ours and clear
  * their status bits, like Linux's intel_pmu_reset() for its counters. */
 static void reset_ours(struct pmu_cpu *pc)
@@ -214,6 +240,8 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	want = (ours & ~plan->pebs_counters) |
 	       (pmu__has_pebs(plan) ? X86_GLOBAL_STATUS_OVF_BUF : 0);
 	status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	if (!(status & want))
+		status |= wrapped_ours(plan); /* our bit acknowledged by someone else */
 	if (!(status & want)) {
 		/* Someone else's NMI or counter: touch no counter or status
 		 * bit, but reopen LVTPC. The APIC masked it if this was a PMI

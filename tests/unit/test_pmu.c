@@ -1624,6 +1624,43 @@ START_TEST(test_defect3_foreign_pmi_reopens_lvtpc)
 }
 END_TEST
 
+/* Defect 4: a handler that ran first (Intel PT's ToPA PMI in perf's
+ * handler, which acknowledges every GLOBAL_STATUS bit it read) took our
+ * overflow bit: the counter's top bit (clear once it wrapped; armed
+ * counters hold -period) still tells. */
+START_TEST(test_defect4_status_acked_by_someone_else)
+{
+	static const u64 ev[] = {0x412e, 0x00c4};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+
+	plan_events(P_SKL, &plan, 2, ev, 10000);
+	pmu__cpu_start(&pc, &plan);
+	nr_samples = 0;
+	pmu_model_count(&M, 0x412e, 10000, true);
+	pmu_model_count(&M, 0x00c4, 9999, true); /* one short: not overflowed */
+	ck_assert(M.global_status & X86_GLOBAL_PMC(0));
+	ck_assert(pmu_model_take_nmi(&M));
+	/* the foreign handler: ack all it saw */
+	plat_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, M.global_status);
+	ck_assert_uint_eq(M.global_status, 0);
+	ck_assert_int_eq(pmu__handle_nmi(&pc, emit, NULL), 1);
+	ck_assert_uint_eq(nr_samples, 1);
+	ck_assert_uint_eq(samples[0].event, 0);
+	ck_assert_uint_eq(samples[0].period, 10000);
+	ck_assert_uint_eq(M.pmc[0], pmu__arm_value(10000, 48)); /* re-armed */
+	ck_assert_uint_eq(M.pmc[1], pmu__arm_value(1, 48));	/* untouched */
+	ck_assert_uint_eq(M.global_ctrl & plan.global_ctrl, plan.global_ctrl);
+	ck_assert_uint_eq(plat_test_lvtpc_peek(), X86_LVT_DM_NMI);
+	/* and the next period is sampled as usual */
+	pmu_model_count(&M, 0x412e, 10000, true);
+	ck_assert_int_eq(nmi(&pc), 1);
+	ck_assert_uint_eq(count_samples(0, 10000), 2);
+	ck_assert_uint_eq(plat_test_msr_faults(), 0);
+	pmu__cpu_stop(&pc);
+}
+END_TEST
+
 static Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
@@ -1676,6 +1713,7 @@ static Suite *pmu_suite(void)
 	tc = tcase_create("defects");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_defect3_foreign_pmi_reopens_lvtpc);
+	tcase_add_test(tc, test_defect4_status_acked_by_someone_else);
 	suite_add_tcase(s, tc);
 	return s;
 }
