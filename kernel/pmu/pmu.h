@@ -110,7 +110,9 @@ struct pmu_pebs_stats {
 struct pmu_cpu {
 	const struct pmu_plan *plan;
 	u64 period[PMUPROF_MAX_EVENTS];	 /* current period per assignment */
-	u64 armed[PMUPROF_MAX_EVENTS];	 /* period the counter was last armed with */
+	u64 armed[PMUPROF_MAX_EVENTS];	 /* period the next sample stands for */
+	u64 left[PMUPROF_MAX_EVENTS];	 /* events the counter was armed to count:
+					  * armed minus the overshoot carried in */
 	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
 	u32 saved_lvtpc;
 	bool running;

@@ -83,13 +83,49 @@ static u64 fixed_nibbles(const struct pmu_plan *plan)
 
 void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period)
 {
-	const struct pmu_plan *plan = pc->plan;
-	const struct pmu_assign *a = &plan->a[i];
-
-	pc->armed[i] = period;
-	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(period, pmu__counter_width(plan, a)));
+	pmu__arm_carry(pc, i, period, 0);
 }
 PP_NOKPROBE(pmu__arm);
+
+/* As Linux's x86_perf_event_set_period: the overshoot counts towards the
+ * next period; a whole period or more of it is dropped (as perf does: the
+ * counter would otherwise be armed at or past its overflow). */
+u64 pmu__rearm_left(u64 period, u64 over)
+{
+	u64 left = over < period ? period - over : period;
+
+	return left < PMU_MIN_LEFT ? PMU_MIN_LEFT : left;
+}
+PP_NOKPROBE(pmu__rearm_left);
+
+void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	u64 left = pmu__rearm_left(period, over);
+
+	pc->armed[i] = period;
+	pc->left[i] = left;
+	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(left, pmu__counter_width(plan, a)));
+}
+PP_NOKPROBE(pmu__arm_carry);
+
+/* Counter i was armed to count left[i] events before wrapping; what it
+ * holds past the wrap came after the overflow (skid, NMI entry, the
+ * handler until it disabled the counters). 0 if it has not wrapped (a
+ * status bit set by someone else). Read while the counter is disabled. [NMI] */
+u64 pmu__overshoot(struct pmu_cpu *pc, u32 i)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	u32 w = pmu__counter_width(plan, a);
+	u64 mask = pmu__width_mask(w);
+	u64 since_arm =
+		(plat_rdmsr(pmu__counter_msr(plan, a)) - pmu__arm_value(pc->left[i], w)) & mask;
+
+	return since_arm > pc->left[i] ? since_arm - pc->left[i] : 0;
+}
+PP_NOKPROBE(pmu__overshoot);
 
 /* Counter reset value the CPU reloads after writing a record: the same
  * arm value as the counter itself, so every record stands for armed[i]. */

@@ -72,6 +72,18 @@ void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now);
 
 /* Arm counter i of this CPU to overflow after `period` events (pmu_hw.c). [NMI] */
 void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period);
+/* Smallest count a counter is armed with (Linux: x86_perf_event_set_period). */
+#define PMU_MIN_LEFT 2
+/* Events to arm for when `over` events of the next period already counted:
+ * period - over, or period when over >= period (dropped), at least
+ * PMU_MIN_LEFT (pmu_hw.c). */
+u64 pmu__rearm_left(u64 period, u64 over);
+/* Arm counter i for the next sample of `period` events of which `over`
+ * have already counted: the counter gets -pmu__rearm_left(), armed[i] =
+ * period (what the sample will report). [NMI] */
+void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over);
+/* Events counter i counted past its wrap; 0 if it has not wrapped. [NMI] */
+u64 pmu__overshoot(struct pmu_cpu *pc, u32 i);
 /* PEBS: the DS reset slot of counter i = its arm value, so every record
  * stands for armed[i] (pmu_hw.c). [NMI] */
 void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i);

@@ -14,17 +14,22 @@ static bool test_bit64(u64 v, unsigned int b)
 }
 
 /*
- * Emit the period that just elapsed (what the counter was armed with, even
+ * Emit the period that just elapsed (what the counter was armed for, even
  * if pmu__scale_period() changed the next one), adjust the period in
  * frequency mode from armed events / elapsed time, re-arm. [NMI]
- * Events counted between the overflow and the re-arm (skid, handler
- * latency) are not carried over: each sample stands for `armed` events.
+ * Events counted between the overflow and the re-arm (skid, NMI entry,
+ * this handler until it disabled the counters) are carried into the next
+ * period, as Linux's x86_perf_event_update/set_period do: the counter is
+ * armed for period - overshoot, so the sum of sample periods follows the
+ * events counted. Counters are disabled while this runs.
  */
 static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, void *ctx)
 {
+	u64 over = pmu__overshoot(pc, i);
+
 	emit(ctx, pc->plan->a[i].event, pc->armed[i]);
 	pmu__freq_update(pc, i, now);
-	pmu__arm(pc, i, pc->period[i]);
+	pmu__arm_carry(pc, i, pc->period[i], over);
 }
 
 /* Re-arm a PEBS counter: the counter and the reset value the CPU reloads

@@ -632,6 +632,7 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 			continue;
 		if (!(sel & (user ? X86_EVTSEL_USR : X86_EVTSEL_OS)))
 			continue;
+		m->counted_gp[i] += n;
 		if (add(&m->pmc[i], n, m->cfg.gp_width)) {
 			m->overflows++;
 			if (m->pebs_enable & (1ull << i)) {
@@ -651,6 +652,7 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 			continue;
 		if (!(nib & (user ? X86_FIXED_CTRL_USR : X86_FIXED_CTRL_OS)))
 			continue;
+		m->counted_fixed[i] += n;
 		if (add(&m->fixed[i], n, m->cfg.fixed_width)) {
 			m->overflows++;
 			if (m->pebs_enable & (1ull << (32 + i)))

@@ -122,6 +122,9 @@ struct pmu_model {
 	u64 evtsel[PMU_MODEL_MAX_GP];
 	u64 fixed[PMU_MODEL_MAX_FIXED];
 	u64 fixed_ctrl;
+	/* events each counter counted since init (ground truth for tests) */
+	u64 counted_gp[PMU_MODEL_MAX_GP];
+	u64 counted_fixed[PMU_MODEL_MAX_FIXED];
 	u64 global_ctrl;
 	u64 global_status;
 	u64 sticky_status; /* bits OVF_CTRL cannot clear (a stuck-status test) */

@@ -1661,6 +1661,83 @@ START_TEST(test_defect4_status_acked_by_someone_else)
 }
 END_TEST
 
+/* Defect 8: events counted between the wrap and the re-arm (skid, NMI
+ * entry, the handler's own instructions until it disables the counters)
+ * were dropped: every sample stood for its armed period, so the sum of
+ * sample periods ran low by (skid + latency) / period. They are now
+ * carried into the next period (Linux x86_perf_event_set_period). */
+static void overshoot_run(enum profile prof, u64 ev, u64 period, u64 skid, u64 cost,
+			  unsigned int pmis)
+{
+	const u64 evs[] = {ev};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+	u64 sum = 0, counted;
+
+	plan_events(prof, &plan, 1, evs, period);
+	pmu__cpu_start(&pc, &plan);
+	M.nmi_cost = cost;
+	nr_samples = 0;
+	for (unsigned int k = 0; k < pmis; k++) {
+		for (u64 guard = 0; !M.nmi_due && guard < 2 * period; guard++)
+			pmu_model_count(&M, ev & X86_EVTSEL_EVENT_UMASK, 1, true);
+		ck_assert(M.nmi_due);
+		pmu_model_count(&M, ev & X86_EVTSEL_EVENT_UMASK, skid, true);
+		ck_assert_int_eq(nmi(&pc), 1);
+		pmu_model_iret(&M);
+	}
+	for (unsigned int k = 0; k < nr_samples; k++) {
+		ck_assert_uint_eq(samples[k].period, period); /* the armed period */
+		sum += samples[k].period;
+	}
+	counted = plan.a[0].kind == PMU_CTR_FIXED ? M.counted_fixed[plan.a[0].idx]
+						  : M.counted_gp[plan.a[0].idx];
+	ck_assert_msg(sum <= counted && counted - sum < period,
+		      "sum of periods %llu, events counted %llu (period %llu)",
+		      (unsigned long long)sum, (unsigned long long)counted,
+		      (unsigned long long)period);
+	ck_assert_uint_eq(plat_test_msr_faults(), 0);
+	pmu__cpu_stop(&pc);
+}
+
+START_TEST(test_defect8_overshoot_carried)
+{
+	/* GP counter, user mode, skid 150 at period 1000 */
+	overshoot_run(P_SKL, 0x412e, 1000, 150, 0, 300);
+	/* fixed counter 0 counting the handler's kernel instructions too */
+	overshoot_run(P_SKL_LEGACY, 0x00c0, 1000, 37, 25, 300);
+	/* version 1: no GLOBAL_CTRL, the EN bits disable */
+	overshoot_run(P_V1, 0x412e, 1000, 250, 0, 100);
+}
+END_TEST
+
+struct left_row {
+	int line;
+	u64 period, over, want;
+};
+/* Linux x86_perf_event_set_period: left = period - overshoot; an
+ * overshoot of a whole period or more is dropped (left = period); at least
+ * PMU_MIN_LEFT. */
+static const struct left_row left_rows[] = {
+	{__LINE__, 1000, 0, 1000},
+	{__LINE__, 1000, 150, 850},
+	{__LINE__, 1000, 998, 2},
+	{__LINE__, 1000, 999, 2},
+	{__LINE__, 1000, 1000, 1000},
+	{__LINE__, 1000, 5000, 1000},
+	{__LINE__, 0x7fffffff, 1, 0x7ffffffe},
+};
+
+START_TEST(test_defect8_left_table)
+{
+	const struct left_row *r = &left_rows[_i];
+	u64 got = pmu__rearm_left(r->period, r->over);
+
+	ck_assert_msg(got == r->want, "line %d: %llu want %llu", r->line, (unsigned long long)got,
+		      (unsigned long long)r->want);
+}
+END_TEST
+
 static Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
@@ -1714,6 +1791,8 @@ static Suite *pmu_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_defect3_foreign_pmi_reopens_lvtpc);
 	tcase_add_test(tc, test_defect4_status_acked_by_someone_else);
+	tcase_add_test(tc, test_defect8_overshoot_carried);
+	tcase_add_loop_test(tc, test_defect8_left_table, 0, PP_ARRAY_SIZE(left_rows));
 	suite_add_tcase(s, tc);
 	return s;
 }
