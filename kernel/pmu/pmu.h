@@ -115,6 +115,7 @@ struct pmu_cpu {
 					  * armed minus the overshoot carried in */
 	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
 	u32 saved_lvtpc;
+	bool freeze_cleared; /* DEBUGCTL.FREEZE_PERFMON_ON_PMI was set: set it again at stop */
 	bool running;
 	u64 loops_capped; /* overflow loop hit PMU_MAX_OVF_LOOPS */
 	/* PEBS, when plan->pebs_enable */

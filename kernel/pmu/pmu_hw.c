@@ -166,6 +166,40 @@ static int pebs_setup(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	return 0;
 }
 
+/*
+ * IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (someone else's: pmuprof never sets
+ * it) freezes every counter at each PMI: version 4 until CTR_FRZ is
+ * cleared through GLOBAL_STATUS_RESET, versions 2/3 by clearing
+ * GLOBAL_CTRL. Cleared while we run, so that counting goes on through NMI
+ * entry (the overshoot is carried, see pmu_irq.c); set again at stop.
+ * Read-modify-write: other DEBUGCTL bits (LBR, BTF) belong to others.
+ */
+static void freeze_off(struct pmu_cpu *pc)
+{
+	u64 v;
+
+	if (plat_rdmsr_safe(MSR_IA32_DEBUGCTL, &v) || !(v & X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI))
+		return;
+	plat_wrmsr(MSR_IA32_DEBUGCTL, v & ~X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	pc->freeze_cleared = true;
+}
+
+static void freeze_restore(struct pmu_cpu *pc)
+{
+	if (!pc->freeze_cleared)
+		return;
+	plat_wrmsr(MSR_IA32_DEBUGCTL,
+		   plat_rdmsr(MSR_IA32_DEBUGCTL) | X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	pc->freeze_cleared = false;
+}
+
+/* Status bits start and stop clear: ours, and on version 4 CTR_FRZ (a
+ * freeze left over from before would keep our counters from counting). */
+static u64 start_ack_mask(const struct pmu_plan *plan)
+{
+	return pmu__ack_mask(plan) | (pmu__has_status_reset(plan) ? X86_GLOBAL_STATUS_CTR_FRZ : 0);
+}
+
 void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan)
 {
 	(void)pmu__cpu_start_mem(pc, plan, NULL);
@@ -189,6 +223,7 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~plan->global_ctrl);
 	}
+	freeze_off(pc);
 	for (u32 i = 0; i < plan->nr; i++) {
 		const struct pmu_assign *a = &plan->a[i];
 
@@ -220,7 +255,7 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v | plan->pebs_enable);
 	}
 	if (pmu__has_global(plan))
-		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, pmu__ack_mask(plan));
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, start_ack_mask(plan));
 	pc->saved_lvtpc = plat_lvtpc_read();
 	plat_lvtpc_set_nmi();
 	pc->running = true;
@@ -258,6 +293,7 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, pc->saved_pebs_data_cfg);
 		plat_wrmsr(MSR_IA32_DS_AREA, pc->saved_ds_area);
 	}
+	freeze_restore(pc);
 	pc->running = false;
 	plat_lvtpc_write(pc->saved_lvtpc);
 }

@@ -94,6 +94,12 @@ static inline bool pmu__has_global(const struct pmu_plan *plan)
 	return plan->version >= X86_PMU_V_FIXED;
 }
 
+/* Version 4+: OVF_CTRL is GLOBAL_STATUS_RESET (clears CTR_FRZ, bit 59). */
+static inline bool pmu__has_status_reset(const struct pmu_plan *plan)
+{
+	return plan->version >= X86_PMU_V_STATUS_RESET;
+}
+
 static inline bool pmu__has_pebs(const struct pmu_plan *plan)
 {
 	return plan->pebs_enable != 0;

@@ -286,7 +286,12 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 		for (u32 i = 0; rearm && i < plan->nr; i++)
 			if (rearm & (1u << i))
 				pebs_rearm(pc, i);
-		/* ack only our bits: foreign overflow stays for its owner */
+		/* ack only our bits: foreign overflow stays for its owner. On
+		 * v4 also CTR_FRZ: a freeze on PMI (DEBUGCTL bit 12, set by
+		 * someone while we run) stops every counter until it is
+		 * cleared through GLOBAL_STATUS_RESET. */
+		if (pmu__has_status_reset(plan))
+			mine |= status & X86_GLOBAL_STATUS_CTR_FRZ;
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, mine);
 		status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 		if (!(status & want))

@@ -1738,6 +1738,68 @@ START_TEST(test_defect8_left_table)
 }
 END_TEST
 
+/* Defect 7: IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (bit 12), set by someone
+ * else. On version 4 the first PMI freezes every counter (GLOBAL_STATUS
+ * CTR_FRZ, bit 59) until software clears bit 59 through
+ * GLOBAL_STATUS_RESET: sampling stopped after one sample. */
+static unsigned int freeze_run(struct pmu_cpu *pc, unsigned int periods)
+{
+	nr_samples = 0;
+	for (unsigned int k = 0; k < periods; k++) {
+		pmu_model_count(&M, 0x412e, 10000, true);
+		while (nmi(pc) >= 0)
+			;
+	}
+	return nr_samples;
+}
+
+START_TEST(test_defect7_freeze_set_before_start)
+{
+	static const u64 ev[] = {0x412e};
+	const u64 other = 1ull << 0; /* DEBUGCTL.LBR, someone's: left alone */
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+
+	plan_events(P_SKL, &plan, 1, ev, 10000);
+	plat_wrmsr(MSR_IA32_DEBUGCTL, X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI | other);
+	pmu__cpu_start(&pc, &plan);
+	ck_assert_uint_eq(freeze_run(&pc, 5), 5);
+	ck_assert(!(M.global_status & X86_GLOBAL_STATUS_CTR_FRZ));
+	pmu__cpu_stop(&pc);
+	/* restored for its owner */
+	ck_assert_uint_eq(M.debugctl, X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI | other);
+	ck_assert_uint_eq(plat_test_msr_faults(), 0);
+}
+END_TEST
+
+START_TEST(test_defect7_freeze_set_while_running)
+{
+	static const u64 ev[] = {0x412e};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+
+	plan_events(P_SKL, &plan, 1, ev, 10000);
+	pmu__cpu_start(&pc, &plan);
+	ck_assert_uint_eq(M.debugctl, 0);
+	plat_wrmsr(MSR_IA32_DEBUGCTL, X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	/* every PMI freezes; the handler acknowledges CTR_FRZ with ours */
+	ck_assert_uint_eq(freeze_run(&pc, 5), 5);
+	ck_assert(!(M.global_status & X86_GLOBAL_STATUS_CTR_FRZ));
+	ck_assert_uint_eq(plat_test_msr_faults(), 0);
+	pmu__cpu_stop(&pc);
+	ck_assert_uint_eq(M.debugctl, X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+
+	/* version 3 (legacy freeze clears GLOBAL_CTRL): no bit 59 to ack,
+	 * and writing it would fault */
+	plan_events(P_NHM, &plan, 1, ev, 10000);
+	pmu__cpu_start(&pc, &plan);
+	plat_wrmsr(MSR_IA32_DEBUGCTL, X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	ck_assert_uint_eq(freeze_run(&pc, 5), 5);
+	ck_assert_uint_eq(plat_test_msr_faults(), 0);
+	pmu__cpu_stop(&pc);
+}
+END_TEST
+
 static Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
@@ -1791,6 +1853,8 @@ static Suite *pmu_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_defect3_foreign_pmi_reopens_lvtpc);
 	tcase_add_test(tc, test_defect4_status_acked_by_someone_else);
+	tcase_add_test(tc, test_defect7_freeze_set_before_start);
+	tcase_add_test(tc, test_defect7_freeze_set_while_running);
 	tcase_add_test(tc, test_defect8_overshoot_carried);
 	tcase_add_loop_test(tc, test_defect8_left_table, 0, PP_ARRAY_SIZE(left_rows));
 	suite_add_tcase(s, tc);
