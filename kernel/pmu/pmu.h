@@ -117,6 +117,7 @@ struct pmu_cpu {
 	u32 saved_lvtpc;
 	bool freeze_cleared; /* DEBUGCTL.FREEZE_PERFMON_ON_PMI was set: set it again at stop */
 	bool running;
+	bool stopping;	  /* pmu__cpu_stop runs: the handler must not re-enable */
 	u64 loops_capped; /* overflow loop hit PMU_MAX_OVF_LOOPS */
 	/* PEBS, when plan->pebs_enable */
 	struct pmu_pebs_mem pebs_mem;

@@ -5,6 +5,7 @@
  * set-up, and per-CPU start/stop (pmu__cpu_start_mem, pmu__cpu_stop).
  */
 #include "pmu_internal.h"
+#include "pmuprof/barrier.h"
 #include "pmuprof/platform.h"
 
 u64 pmu__width_mask(u32 width)
@@ -234,9 +235,10 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		pmu__arm(pc, i, a->period);
 		if (a->pebs)
 			pmu__pebs_set_reset(pc, i);
+		/* v1 has no GLOBAL_CTRL: EN stays clear until LVTPC is set */
 		if (a->kind == PMU_CTR_GP)
 			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + a->idx,
-				   a->evtsel); /* v1: counts from here */
+				   pmu__has_global(plan) ? a->evtsel : a->evtsel & ~X86_EVTSEL_EN);
 	}
 	if (plan->fixed_ctrl) {
 		fixed = plat_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
@@ -256,11 +258,18 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	}
 	if (pmu__has_global(plan))
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, start_ack_mask(plan));
+	/* Our PMIs must find LVTPC pointing at NMI and the handler willing
+	 * before the first counter counts: enable last (v1 too). */
 	pc->saved_lvtpc = plat_lvtpc_read();
 	plat_lvtpc_set_nmi();
 	pc->running = true;
-	if (pmu__has_global(plan))
+	pp_barrier(); /* running before enabling; the NMI runs on this CPU */
+	if (pmu__has_global(plan)) {
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | plan->global_ctrl);
+	} else {
+		for (u32 i = 0; i < plan->nr; i++) /* v1: counts from here */
+			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, plan->a[i].evtsel);
+	}
 	return 0;
 }
 
@@ -271,6 +280,11 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 
 	if (!pc->running || !plan)
 		return;
+	/* An NMI during what follows is still handled (its overflow is ours,
+	 * so it is claimed), but must not re-enable what we disable: the
+	 * handler leaves GLOBAL_CTRL / the EN bits off while `stopping`. */
+	pc->stopping = true;
+	pp_barrier(); /* stopping before the first disabling write */
 	if (pmu__has_global(plan)) {
 		v = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, v & ~plan->global_ctrl);
@@ -295,5 +309,7 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 	}
 	freeze_restore(pc);
 	pc->running = false;
+	pp_barrier(); /* not running before LVTPC goes back to its owner */
 	plat_lvtpc_write(pc->saved_lvtpc);
+	pc->stopping = false;
 }

@@ -195,9 +195,10 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 		return 0;
 	}
 	now = plat_now_ns();
+	/* disable ours; inside pmu__cpu_stop, as stop leaves them (0) */
 	for (u32 i = 0; i < plan->nr; i++)
 		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx,
-			   plan->a[i].evtsel & ~X86_EVTSEL_EN);
+			   pc->stopping ? 0 : plan->a[i].evtsel & ~X86_EVTSEL_EN);
 	while (ovf) {
 		for (u32 i = 0; i < plan->nr; i++)
 			if (ovf & (1u << i)) {
@@ -210,7 +211,8 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 			break;
 		}
 	}
-	for (u32 i = 0; i < plan->nr; i++)
+	/* an NMI inside pmu__cpu_stop leaves what stop disabled disabled */
+	for (u32 i = 0; !pc->stopping && i < plan->nr; i++)
 		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, plan->a[i].evtsel);
 	plat_lvtpc_set_nmi();
 	return n;
@@ -301,7 +303,11 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 			break;
 		}
 	}
-	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | ours);
+	/* An NMI inside pmu__cpu_stop: stop has cleared (or is about to
+	 * clear) our enables; restoring the ones found at entry would turn
+	 * our counters back on after it. */
+	if (!pc->stopping)
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | ours);
 	/* The APIC masked LVTPC when it delivered the PMI; reopen it last so
 	 * that a new overflow cannot interrupt us half-way. */
 	plat_lvtpc_set_nmi();

@@ -364,6 +364,9 @@ static int model_write(void *ctx, u32 msr, u64 val)
 	struct pmu_model *m = ctx;
 	int rc;
 
+	if (m->ipi_nth && m->ipi_msr == msr && --m->ipi_nth == 0)
+		m->ipi_fire = true; /* arrives after this write (model_after) */
+
 	if (m->cfg.ds && (rc = pebs_write(m, msr, val)) != -ENOENT)
 		return rc;
 	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + m->cfg.nr_gp) {
@@ -678,5 +681,16 @@ static void model_after(void *ctx)
 		pmu_model_count(m, X86_ARCH_EV_INSTRUCTIONS, m->nmi_cost, false);
 		pmu_model_count(m, X86_ARCH_EV_CORE_CYCLES, m->nmi_cost, false);
 	}
+	if (m->ipi_fire) {
+		m->ipi_fire = false;
+		raise_nmi(m);
+	}
 	deliver_due(m);
+}
+
+void pmu_model_ipi_after_write(struct pmu_model *m, u32 msr, u32 nth)
+{
+	m->ipi_msr = msr;
+	m->ipi_nth = nth;
+	m->ipi_fire = false;
 }

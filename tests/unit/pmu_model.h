@@ -143,6 +143,8 @@ struct pmu_model {
 	u64 nmi_cost;	    /* instructions per handler MSR access / LVTPC write */
 	int (*nmi_handler)(void *ctx);
 	void *nmi_ctx;
+	u32 ipi_msr, ipi_nth; /* pmu_model_ipi_after_write */
+	bool ipi_fire;
 	unsigned int nmi_depth; /* recursion guard for the installed handler */
 	/* PEBS */
 	u64 ds_area;
@@ -174,6 +176,9 @@ bool pmu_model_take_nmi(struct pmu_model *m);
 void pmu_model_iret(struct pmu_model *m);
 /* An NMI IPI from another CPU arrives (shares the latch with PMIs). */
 void pmu_model_send_ipi(struct pmu_model *m);
+/* An NMI IPI arrives right after the nth (1-based) coming write to msr,
+ * whoever writes it: an NMI inside a start/stop sequence. */
+void pmu_model_ipi_after_write(struct pmu_model *m, u32 msr, u32 nth);
 /* Run fn at every instruction boundary where an NMI is due (NULL: tests
  * take NMIs themselves). fn returns what Linux NMI handlers return: the
  * number of events it handled, 0 = not mine. */

@@ -1800,6 +1800,89 @@ START_TEST(test_defect7_freeze_set_while_running)
 }
 END_TEST
 
+/* Defect 9: an NMI during stop re-enabled our counters after stop had
+ * disabled them (the handler restores the GLOBAL_CTRL / EN bits it found
+ * at entry); version 1 started counting before LVTPC pointed at NMI. */
+static struct pmu_cpu *race_pc;
+/* LVTPC as its owner left it before start: masked, fixed vector 0xfe */
+#define LVT_OWNER (X86_LVT_MASKED | X86_LVT_DM_FIXED | 0xfe)
+
+static int race_nmi(void *ctx)
+{
+	(void)ctx;
+	return pmu__handle_nmi(race_pc, emit, NULL);
+}
+
+/* Overflow of ours pending (its PMI dropped: LVTPC masked), then stop;
+ * an NMI IPI arrives right after stop's first write to `msr`. */
+static void stop_with_nmi(enum profile prof, u32 msr)
+{
+	static const u64 ev[] = {0x412e, 0x00c4};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+
+	plan_events(prof, &plan, 2, ev, 10000);
+	plat_test_lvtpc_poke(LVT_OWNER);
+	pmu__cpu_start(&pc, &plan);
+	plat_test_lvtpc_poke(X86_LVT_DM_NMI | X86_LVT_MASKED);
+	pmu_model_count(&M, 0x412e, 10000, true);
+	pmu_model_count(&M, 0x00c4, 10000, true);
+	race_pc = &pc;
+	nr_samples = 0;
+	pmu_model_set_nmi_handler(&M, race_nmi, NULL);
+	pmu_model_ipi_after_write(&M, msr, 1);
+	pmu__cpu_stop(&pc);
+	pmu_model_set_nmi_handler(&M, NULL, NULL);
+	ck_assert_uint_eq(M.nmis_taken, 1);
+	ck_assert_uint_eq(nr_samples, 2); /* still claimed: no unknown NMI */
+	ck_assert_uint_eq(M.nmis_unknown, 0);
+	/* stopped for good */
+	if (plan.version >= 2)
+		ck_assert_uint_eq(M.global_ctrl & plan.global_ctrl, 0);
+	ck_assert_uint_eq(M.evtsel[0], 0);
+	ck_assert_uint_eq(M.evtsel[1], 0);
+	ck_assert_uint_eq(plat_test_lvtpc_peek(), LVT_OWNER); /* restored last */
+	pmu_model_count(&M, 0x412e, 100000, true);
+	ck_assert_uint_eq(M.overflows, 2);
+	ck_assert_uint_eq(plat_test_msr_faults(), 0);
+}
+
+START_TEST(test_defect9_nmi_during_stop)
+{
+	stop_with_nmi(P_SKL, MSR_IA32_PERF_GLOBAL_CTRL);
+	stop_with_nmi(P_V1, MSR_IA32_PERFEVTSEL0);
+}
+END_TEST
+
+START_TEST(test_defect9_v1_lvtpc_before_enable)
+{
+	static const u64 ev[] = {0x412e, 0x00c4};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+	int lvt = -1, first_en = -1;
+
+	plan_events(P_V1, &plan, 2, ev, 10000);
+	plat_test_lvtpc_poke(X86_LVT_DM_NMI | X86_LVT_MASKED);
+	plat_test_log_clear();
+	pmu__cpu_start(&pc, &plan);
+	for (unsigned int i = 0; i < plat_test_log_len(); i++) {
+		const struct plat_test_access *e = plat_test_log_get(i);
+
+		if (e->op == PLAT_OP_LVTPC_WRITE && lvt < 0)
+			lvt = (int)i;
+		if (e->op == PLAT_OP_WRMSR && e->msr >= MSR_IA32_PERFEVTSEL0 &&
+		    e->msr < MSR_IA32_PERFEVTSEL0 + 8 && (e->val & X86_EVTSEL_EN) && first_en < 0)
+			first_en = (int)i;
+	}
+	ck_assert_int_ge(lvt, 0);
+	ck_assert_int_ge(first_en, 0);
+	ck_assert_msg(lvt < first_en, "LVTPC written at %d, first EN at %d", lvt, first_en);
+	/* and an overflow right after enabling is ours */
+	ck_assert(pc.running);
+	pmu__cpu_stop(&pc);
+}
+END_TEST
+
 static Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
@@ -1856,6 +1939,8 @@ static Suite *pmu_suite(void)
 	tcase_add_test(tc, test_defect7_freeze_set_before_start);
 	tcase_add_test(tc, test_defect7_freeze_set_while_running);
 	tcase_add_test(tc, test_defect8_overshoot_carried);
+	tcase_add_test(tc, test_defect9_nmi_during_stop);
+	tcase_add_test(tc, test_defect9_v1_lvtpc_before_enable);
 	tcase_add_loop_test(tc, test_defect8_left_table, 0, PP_ARRAY_SIZE(left_rows));
 	suite_add_tcase(s, tc);
 	return s;
