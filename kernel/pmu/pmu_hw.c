@@ -5,7 +5,6 @@
  * set-up, and per-CPU start/stop (pmu__cpu_start_mem, pmu__cpu_stop).
  */
 #include "pmu_internal.h"
-#include "pmuprof/barrier.h"
 #include "pmuprof/platform.h"
 
 u64 pmu__width_mask(u32 width)
@@ -263,7 +262,7 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	pc->saved_lvtpc = plat_lvtpc_read();
 	plat_lvtpc_set_nmi();
 	pc->running = true;
-	pp_barrier(); /* running before enabling; the NMI runs on this CPU */
+	pmu__barrier(); /* running before enabling; the NMI runs on this CPU */
 	if (pmu__has_global(plan)) {
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | plan->global_ctrl);
 	} else {
@@ -284,7 +283,7 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 	 * so it is claimed), but must not re-enable what we disable: the
 	 * handler leaves GLOBAL_CTRL / the EN bits off while `stopping`. */
 	pc->stopping = true;
-	pp_barrier(); /* stopping before the first disabling write */
+	pmu__barrier(); /* stopping before the first disabling write */
 	if (pmu__has_global(plan)) {
 		v = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, v & ~plan->global_ctrl);
@@ -309,7 +308,7 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 	}
 	freeze_restore(pc);
 	pc->running = false;
-	pp_barrier(); /* not running before LVTPC goes back to its owner */
+	pmu__barrier(); /* not running before LVTPC goes back to its owner */
 	plat_lvtpc_write(pc->saved_lvtpc);
 	pc->stopping = false;
 }

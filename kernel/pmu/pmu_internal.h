@@ -88,6 +88,14 @@ u64 pmu__overshoot(struct pmu_cpu *pc, u32 i);
  * stands for armed[i] (pmu_hw.c). [NMI] */
 void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i);
 
+/* Compiler barrier (pp_barrier() of pmuprof/barrier.h, which cannot be
+ * included beside x86_pmu_regs.h in the module: its Linux headers define
+ * the same MSR names). Orders this CPU's stores against an NMI on it. */
+static inline void pmu__barrier(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
 /* Version 2+: GLOBAL_CTRL/STATUS/OVF_CTRL exist. */
 static inline bool pmu__has_global(const struct pmu_plan *plan)
 {

@@ -31,6 +31,7 @@ static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, v
 	pmu__freq_update(pc, i, now);
 	pmu__arm_carry(pc, i, pc->period[i], over);
 }
+PP_NOKPROBE(overflow_one);
 
 /* Re-arm a PEBS counter: the counter and the reset value the CPU reloads
  * after its next record. Counters are disabled while this runs. */
@@ -142,6 +143,7 @@ static u64 wrapped_ours(const struct pmu_plan *plan)
 	}
 	return m;
 }
+PP_NOKPROBE(wrapped_ours);
 
 /* Loop cap hit: status keeps re-asserting. Re-arm all of ours and clear
  * their status bits, like Linux's intel_pmu_reset() for its counters. */
