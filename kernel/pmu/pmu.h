@@ -43,6 +43,8 @@ struct pmu_caps {
 	const char *pebs_why; /* !pebs: why (static); the glue may also clear pebs (KPTI) */
 	bool any_thread;      /* AnyThread usable: version >= 3, not deprecated (EDX[15]) */
 	bool ds;	      /* CPUID.1:EDX.DS (debug store) */
+	bool hybrid;	      /* CPUID.07H:EDX.Hybrid: status PMUPROF_PMU_HYBRID */
+	u32 core_type;	      /* hybrid: CPUID.1AH:EAX[31:24] of the probing CPU */
 };
 
 /* Cap on the NMI handler's "ack, re-read GLOBAL_STATUS" loop. */

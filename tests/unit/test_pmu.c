@@ -1883,6 +1883,86 @@ START_TEST(test_defect9_v1_lvtpc_before_enable)
 }
 END_TEST
 
+/* Defect 6: a hybrid part (CPUID.07H:EDX[15]) has different PMUs per core
+ * type: Alder Lake P-cores 8 GP + 4 fixed (v5), E-cores 6 GP + 3 fixed
+ * (CPUID.1AH:EAX[31:24] = 40H Core / 20H Atom). Capabilities probed on one
+ * CPU were applied to all: a plan using PMC6/7 faults on the E-cores. */
+#define CORE_TYPE_CORE 0x40u
+#define CORE_TYPE_ATOM 0x20u
+
+static const struct pmu_model_cfg pcore = {PMU_MODEL_ICL, .fixed_ecx = 0xf,
+					   .anythread_deprecated = true, .full_width = true,
+					   .signature = 0x00090675 /* Alder Lake-S */};
+static const struct pmu_model_cfg ecore = {.version = 5,
+					   .nr_gp = 6,
+					   .gp_width = 48,
+					   .nr_fixed = 3,
+					   .fixed_width = 48,
+					   .ebx_len = 8,
+					   .fixed_ecx = 0x7,
+					   .anythread_deprecated = true,
+					   .full_width = true,
+					   .signature = 0x00090675};
+
+/* CPU 0 a P-core (the model), CPU 1 an E-core (its own CPUID.0AH). */
+static void hybrid_machine(bool hybrid_bit)
+{
+	union x86_cpuid10_eax eax = {.full = 0};
+	union x86_cpuid10_edx edx = {.full = 0};
+
+	plat_test_cpu_reset();
+	pmu_model_init(&M, &pcore);
+	plat_test_set_vendor(X86_VENDOR_INTEL_STR, 0x20);
+	eax.split.version = ecore.version;
+	eax.split.num_gp = ecore.nr_gp;
+	eax.split.gp_width = ecore.gp_width;
+	eax.split.ebx_length = ecore.ebx_len;
+	edx.split.num_fixed = ecore.nr_fixed;
+	edx.split.fixed_width = ecore.fixed_width;
+	edx.split.anythread_deprecated = 1;
+	plat_test_set_cpuid_on(1, X86_CPUID_LEAF_PERFMON, PLAT_TEST_ANY_SUBLEAF, eax.full, 0,
+			       ecore.fixed_ecx, edx.full);
+	plat_test_set_cpuid(0x07, 0, 0, 0, 0, hybrid_bit ? 1u << 15 : 0);
+	plat_test_set_cpuid_on(0, 0x1a, 0, CORE_TYPE_CORE << 24, 0, 0, 0);
+	plat_test_set_cpuid_on(1, 0x1a, 0, CORE_TYPE_ATOM << 24, 0, 0, 0);
+}
+
+START_TEST(test_defect6_hybrid_refused)
+{
+	static const u64 ev[] = {0x412e};
+	struct pmuprof_config cfg;
+	struct pmu_plan plan;
+	const char *why = NULL;
+	char buf[256];
+
+	/* the per-CPU profiles are what the probe sees on each CPU */
+	hybrid_machine(false);
+	plat_test_set_cpu(1);
+	pmu__probe(&C);
+	ck_assert_uint_eq(C.status, PMUPROF_PMU_OK);
+	ck_assert_uint_eq(C.nr_gp, 6);
+	plat_test_set_cpu(0);
+	pmu__probe(&C);
+	ck_assert_uint_eq(C.nr_gp, 8);
+
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		hybrid_machine(true);
+		plat_test_set_cpu(cpu);
+		pmu__probe(&C);
+		ck_assert_msg(C.status == PMUPROF_PMU_HYBRID, "cpu %u: status %u", cpu, C.status);
+		ck_assert(!C.pebs);
+		pmu__describe(&C, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "hybrid"), "%s", buf);
+		one_event(&cfg, 0, ev[0], 10000, 0, 0);
+		ck_assert_int_eq(pmu__plan(&C, &cfg, &plan, &why), -ENODEV);
+		ck_assert_msg(why && strstr(why, "hybrid") && strstr(why, "cpu-clock"), "%s",
+			      why ? why : "(null)");
+		ck_assert_uint_eq(plan.nr, 0);
+		ck_assert_uint_eq(plat_test_msr_faults(), 0);
+	}
+}
+END_TEST
+
 static Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
@@ -1936,6 +2016,7 @@ static Suite *pmu_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_defect3_foreign_pmi_reopens_lvtpc);
 	tcase_add_test(tc, test_defect4_status_acked_by_someone_else);
+	tcase_add_test(tc, test_defect6_hybrid_refused);
 	tcase_add_test(tc, test_defect7_freeze_set_before_start);
 	tcase_add_test(tc, test_defect7_freeze_set_while_running);
 	tcase_add_test(tc, test_defect8_overshoot_carried);
