@@ -72,6 +72,7 @@ enum pmuprof_pmu_status {
 	PMUPROF_PMU_NOT_INTEL = 1,	 /* vendor without architectural PMU */
 	PMUPROF_PMU_NO_ARCH_PERFMON = 2, /* CPUID.0AH version 0 (e.g. VM) */
 	PMUPROF_PMU_BUSY = 3,		 /* counters held by perf/watchdog */
+	PMUPROF_PMU_HYBRID = 4,		 /* P/E cores: counters differ per core type */
 };
 
 /* Architectural events, in CPUID.0AH:EBX bit order (SDM vol.3 "Pre-defined

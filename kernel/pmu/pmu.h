@@ -43,6 +43,8 @@ struct pmu_caps {
 	const char *pebs_why; /* !pebs: why (static); the glue may also clear pebs (KPTI) */
 	bool any_thread;      /* AnyThread usable: version >= 3, not deprecated (EDX[15]) */
 	bool ds;	      /* CPUID.1:EDX.DS (debug store) */
+	bool hybrid;	      /* CPUID.07H:EDX.Hybrid: status PMUPROF_PMU_HYBRID */
+	u32 core_type;	      /* hybrid: CPUID.1AH:EAX[31:24] of the probing CPU */
 };
 
 /* Cap on the NMI handler's "ack, re-read GLOBAL_STATUS" loop. */
@@ -110,10 +112,14 @@ struct pmu_pebs_stats {
 struct pmu_cpu {
 	const struct pmu_plan *plan;
 	u64 period[PMUPROF_MAX_EVENTS];	 /* current period per assignment */
-	u64 armed[PMUPROF_MAX_EVENTS];	 /* period the counter was last armed with */
+	u64 armed[PMUPROF_MAX_EVENTS];	 /* period the next sample stands for */
+	u64 left[PMUPROF_MAX_EVENTS];	 /* events the counter was armed to count:
+					  * armed minus the overshoot carried in */
 	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
 	u32 saved_lvtpc;
+	bool freeze_cleared; /* DEBUGCTL.FREEZE_PERFMON_ON_PMI was set: set it again at stop */
 	bool running;
+	bool stopping;	  /* pmu__cpu_stop runs: the handler must not re-enable */
 	u64 loops_capped; /* overflow loop hit PMU_MAX_OVF_LOOPS */
 	/* PEBS, when plan->pebs_enable */
 	struct pmu_pebs_mem pebs_mem;
@@ -143,7 +149,9 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 int pmu__reserve(const struct pmu_plan *plan, const char **why);
 void pmu__release(const struct pmu_plan *plan);
 
-/* Program and enable this CPU's counters; point LVTPC at NMI. A plan with
+/* Program this CPU's counters, clear DEBUGCTL.FREEZE_PERFMON_ON_PMI if
+ * set (restored at stop), point LVTPC at NMI, then enable (v1 too: no
+ * counter counts before LVTPC and the handler are ready). A plan with
  * PEBS cannot start this way (nothing is programmed): use _mem. */
 void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan);
 /*
@@ -158,18 +166,25 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		       const struct pmu_pebs_mem *mem);
 /* Disable ours (PEBS_ENABLE bits first cleared with the counters),
  * clear their overflow bits (and the DS-buffer bit), restore
- * IA32_PEBS_DATA_CFG, IA32_DS_AREA and LVTPC. Records not yet drained are
- * dropped. The PEBS memory may be freed once every CPU has stopped and no
- * NMI handler runs any more. */
+ * IA32_PEBS_DATA_CFG, IA32_DS_AREA, DEBUGCTL's freeze bit and LVTPC.
+ * Records not yet drained are dropped. An NMI during stop is still
+ * handled but leaves our counters disabled. The PEBS memory may be freed
+ * once every CPU has stopped and no NMI handler runs any more. */
 void pmu__cpu_stop(struct pmu_cpu *pc);
 
 /*
- * NMI entry. If none of our counters overflowed, returns 0 and touches
- * nothing (the NMI is someone else's). Otherwise: disable ours, read
- * GLOBAL_STATUS, call emit(ctx, event, period) once per overflowed counter
- * of ours, re-arm it (freq mode: adjust its period first), acknowledge
- * through GLOBAL_OVF_CTRL, re-read status, loop at most PMU_MAX_OVF_LOOPS,
- * re-enable, unmask LVTPC last. Returns the number of samples emitted. [NMI]
+ * NMI entry. An overflow of ours: a GLOBAL_STATUS bit of an interrupting
+ * counter of ours or, when none is set (a handler that ran first
+ * acknowledged it), a counter of ours whose top bit is clear (wrapped).
+ * None: returns 0 having written no counter or status MSR (the NMI is
+ * someone else's) but LVTPC, which it reopens while the session runs (a
+ * foreign PMI masked it). Otherwise: disable ours, call emit(ctx, event,
+ * period) once per overflowed counter of ours with the period it was armed
+ * for, re-arm it for the next period minus the events counted past the
+ * wrap (freq mode: adjust its period first), acknowledge through
+ * GLOBAL_OVF_CTRL (v4: with CTR_FRZ), re-read status, loop at most
+ * PMU_MAX_OVF_LOOPS, re-enable (not while pmu__cpu_stop runs), unmask
+ * LVTPC last. Returns the number of samples emitted. [NMI]
  */
 typedef void (*pmu_emit_fn)(void *ctx, u32 event, u64 period);
 int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx);

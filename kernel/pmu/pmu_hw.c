@@ -19,14 +19,15 @@ u64 pmu__arm_value(u64 period, u32 width)
 }
 PP_NOKPROBE(pmu__arm_value);
 
-static u32 assign_width(const struct pmu_plan *plan, const struct pmu_assign *a)
+u32 pmu__counter_width(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
 	return a->kind == PMU_CTR_FIXED ? plan->fixed_width : plan->gp_width;
 }
+PP_NOKPROBE(pmu__counter_width);
 
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
-	u64 max = pmu__width_mask(assign_width(plan, a)) >> 1;
+	u64 max = pmu__width_mask(pmu__counter_width(plan, a)) >> 1;
 	/* Legacy IA32_PMCx writes sign-extend bit 31, so -period must have
 	 * bit 31 set: period <= 2^31 - 1. Fixed counters get the same limit
 	 * without full-width writes, as Linux does (x86_pmu.max_period). */
@@ -82,13 +83,49 @@ static u64 fixed_nibbles(const struct pmu_plan *plan)
 
 void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period)
 {
-	const struct pmu_plan *plan = pc->plan;
-	const struct pmu_assign *a = &plan->a[i];
-
-	pc->armed[i] = period;
-	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(period, assign_width(plan, a)));
+	pmu__arm_carry(pc, i, period, 0);
 }
 PP_NOKPROBE(pmu__arm);
+
+/* As Linux's x86_perf_event_set_period: the overshoot counts towards the
+ * next period; a whole period or more of it is dropped (as perf does: the
+ * counter would otherwise be armed at or past its overflow). */
+u64 pmu__rearm_left(u64 period, u64 over)
+{
+	u64 left = over < period ? period - over : period;
+
+	return left < PMU_MIN_LEFT ? PMU_MIN_LEFT : left;
+}
+PP_NOKPROBE(pmu__rearm_left);
+
+void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	u64 left = pmu__rearm_left(period, over);
+
+	pc->armed[i] = period;
+	pc->left[i] = left;
+	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(left, pmu__counter_width(plan, a)));
+}
+PP_NOKPROBE(pmu__arm_carry);
+
+/* Counter i was armed to count left[i] events before wrapping; what it
+ * holds past the wrap came after the overflow (skid, NMI entry, the
+ * handler until it disabled the counters). 0 if it has not wrapped (a
+ * status bit set by someone else). Read while the counter is disabled. [NMI] */
+u64 pmu__overshoot(struct pmu_cpu *pc, u32 i)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	u32 w = pmu__counter_width(plan, a);
+	u64 mask = pmu__width_mask(w);
+	u64 since_arm =
+		(plat_rdmsr(pmu__counter_msr(plan, a)) - pmu__arm_value(pc->left[i], w)) & mask;
+
+	return since_arm > pc->left[i] ? since_arm - pc->left[i] : 0;
+}
+PP_NOKPROBE(pmu__overshoot);
 
 /* Counter reset value the CPU reloads after writing a record: the same
  * arm value as the counter itself, so every record stands for armed[i]. */
@@ -97,7 +134,7 @@ void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i)
 	const struct pmu_plan *plan = pc->plan;
 	const struct pmu_assign *a = &plan->a[i];
 	int off = pebs__ds_reset_offset(plan->pebs_format, a->kind == PMU_CTR_FIXED, a->idx);
-	u64 v = pmu__arm_value(pc->armed[i], assign_width(plan, a));
+	u64 v = pmu__arm_value(pc->armed[i], pmu__counter_width(plan, a));
 
 	if (off >= 0 && (u32)off + sizeof(v) <= PMU_PEBS_DS_BYTES)
 		memcpy((u8 *)pc->pebs_mem.ds + off, &v, sizeof(v));
@@ -129,6 +166,40 @@ static int pebs_setup(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	return 0;
 }
 
+/*
+ * IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (someone else's: pmuprof never sets
+ * it) freezes every counter at each PMI: version 4 until CTR_FRZ is
+ * cleared through GLOBAL_STATUS_RESET, versions 2/3 by clearing
+ * GLOBAL_CTRL. Cleared while we run, so that counting goes on through NMI
+ * entry (the overshoot is carried, see pmu_irq.c); set again at stop.
+ * Read-modify-write: other DEBUGCTL bits (LBR, BTF) belong to others.
+ */
+static void freeze_off(struct pmu_cpu *pc)
+{
+	u64 v;
+
+	if (plat_rdmsr_safe(MSR_IA32_DEBUGCTL, &v) || !(v & X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI))
+		return;
+	plat_wrmsr(MSR_IA32_DEBUGCTL, v & ~X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	pc->freeze_cleared = true;
+}
+
+static void freeze_restore(struct pmu_cpu *pc)
+{
+	if (!pc->freeze_cleared)
+		return;
+	plat_wrmsr(MSR_IA32_DEBUGCTL,
+		   plat_rdmsr(MSR_IA32_DEBUGCTL) | X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI);
+	pc->freeze_cleared = false;
+}
+
+/* Status bits start and stop clear: ours, and on version 4 CTR_FRZ (a
+ * freeze left over from before would keep our counters from counting). */
+static u64 start_ack_mask(const struct pmu_plan *plan)
+{
+	return pmu__ack_mask(plan) | (pmu__has_status_reset(plan) ? X86_GLOBAL_STATUS_CTR_FRZ : 0);
+}
+
 void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan)
 {
 	(void)pmu__cpu_start_mem(pc, plan, NULL);
@@ -152,6 +223,7 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~plan->global_ctrl);
 	}
+	freeze_off(pc);
 	for (u32 i = 0; i < plan->nr; i++) {
 		const struct pmu_assign *a = &plan->a[i];
 
@@ -162,9 +234,10 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		pmu__arm(pc, i, a->period);
 		if (a->pebs)
 			pmu__pebs_set_reset(pc, i);
+		/* v1 has no GLOBAL_CTRL: EN stays clear until LVTPC is set */
 		if (a->kind == PMU_CTR_GP)
 			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + a->idx,
-				   a->evtsel); /* v1: counts from here */
+				   pmu__has_global(plan) ? a->evtsel : a->evtsel & ~X86_EVTSEL_EN);
 	}
 	if (plan->fixed_ctrl) {
 		fixed = plat_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
@@ -183,12 +256,19 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v | plan->pebs_enable);
 	}
 	if (pmu__has_global(plan))
-		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, pmu__ack_mask(plan));
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, start_ack_mask(plan));
+	/* Our PMIs must find LVTPC pointing at NMI and the handler willing
+	 * before the first counter counts: enable last (v1 too). */
 	pc->saved_lvtpc = plat_lvtpc_read();
 	plat_lvtpc_set_nmi();
 	pc->running = true;
-	if (pmu__has_global(plan))
+	pmu__barrier(); /* running before enabling; the NMI runs on this CPU */
+	if (pmu__has_global(plan)) {
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | plan->global_ctrl);
+	} else {
+		for (u32 i = 0; i < plan->nr; i++) /* v1: counts from here */
+			plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, plan->a[i].evtsel);
+	}
 	return 0;
 }
 
@@ -199,6 +279,11 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 
 	if (!pc->running || !plan)
 		return;
+	/* An NMI during what follows is still handled (its overflow is ours,
+	 * so it is claimed), but must not re-enable what we disable: the
+	 * handler leaves GLOBAL_CTRL / the EN bits off while `stopping`. */
+	pc->stopping = true;
+	pmu__barrier(); /* stopping before the first disabling write */
 	if (pmu__has_global(plan)) {
 		v = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, v & ~plan->global_ctrl);
@@ -221,6 +306,9 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, pc->saved_pebs_data_cfg);
 		plat_wrmsr(MSR_IA32_DS_AREA, pc->saved_ds_area);
 	}
+	freeze_restore(pc);
 	pc->running = false;
+	pmu__barrier(); /* not running before LVTPC goes back to its owner */
 	plat_lvtpc_write(pc->saved_lvtpc);
+	pc->stopping = false;
 }

@@ -51,6 +51,8 @@ u64 pmu__arm_value(u64 period, u32 width);
 /* Largest period a counter of the plan accepts: 2^(width-1)-1, and at most
  * 2^31-1 when writes go through legacy IA32_PMCx (bit 31 sign-extends). */
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a);
+/* Bit width of the counter of assignment `a`. */
+u32 pmu__counter_width(const struct pmu_plan *plan, const struct pmu_assign *a);
 /* MSR the counter of assignment `a` is written through. */
 u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a);
 /* GLOBAL_CTRL/STATUS bit of an assignment. */
@@ -70,14 +72,40 @@ void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now);
 
 /* Arm counter i of this CPU to overflow after `period` events (pmu_hw.c). [NMI] */
 void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period);
+/* Smallest count a counter is armed with (Linux: x86_perf_event_set_period). */
+#define PMU_MIN_LEFT 2
+/* Events to arm for when `over` events of the next period already counted:
+ * period - over, or period when over >= period (dropped), at least
+ * PMU_MIN_LEFT (pmu_hw.c). */
+u64 pmu__rearm_left(u64 period, u64 over);
+/* Arm counter i for the next sample of `period` events of which `over`
+ * have already counted: the counter gets -pmu__rearm_left(), armed[i] =
+ * period (what the sample will report). [NMI] */
+void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over);
+/* Events counter i counted past its wrap; 0 if it has not wrapped. [NMI] */
+u64 pmu__overshoot(struct pmu_cpu *pc, u32 i);
 /* PEBS: the DS reset slot of counter i = its arm value, so every record
  * stands for armed[i] (pmu_hw.c). [NMI] */
 void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i);
+
+/* Compiler barrier (pp_barrier() of pmuprof/barrier.h, which cannot be
+ * included beside x86_pmu_regs.h in the module: its Linux headers define
+ * the same MSR names). Orders this CPU's stores against an NMI on it. */
+static inline void pmu__barrier(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
 
 /* Version 2+: GLOBAL_CTRL/STATUS/OVF_CTRL exist. */
 static inline bool pmu__has_global(const struct pmu_plan *plan)
 {
 	return plan->version >= X86_PMU_V_FIXED;
+}
+
+/* Version 4+: OVF_CTRL is GLOBAL_STATUS_RESET (clears CTR_FRZ, bit 59). */
+static inline bool pmu__has_status_reset(const struct pmu_plan *plan)
+{
+	return plan->version >= X86_PMU_V_STATUS_RESET;
 }
 
 static inline bool pmu__has_pebs(const struct pmu_plan *plan)

@@ -14,18 +14,24 @@ static bool test_bit64(u64 v, unsigned int b)
 }
 
 /*
- * Emit the period that just elapsed (what the counter was armed with, even
+ * Emit the period that just elapsed (what the counter was armed for, even
  * if pmu__scale_period() changed the next one), adjust the period in
  * frequency mode from armed events / elapsed time, re-arm. [NMI]
- * Events counted between the overflow and the re-arm (skid, handler
- * latency) are not carried over: each sample stands for `armed` events.
+ * Events counted between the overflow and the re-arm (skid, NMI entry,
+ * this handler until it disabled the counters) are carried into the next
+ * period, as Linux's x86_perf_event_update/set_period do: the counter is
+ * armed for period - overshoot, so the sum of sample periods follows the
+ * events counted. Counters are disabled while this runs.
  */
 static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, void *ctx)
 {
+	u64 over = pmu__overshoot(pc, i);
+
 	emit(ctx, pc->plan->a[i].event, pc->armed[i]);
 	pmu__freq_update(pc, i, now);
-	pmu__arm(pc, i, pc->period[i]);
+	pmu__arm_carry(pc, i, pc->period[i], over);
 }
+PP_NOKPROBE(overflow_one);
 
 /* Re-arm a PEBS counter: the counter and the reset value the CPU reloads
  * after its next record. Counters are disabled while this runs. */
@@ -112,6 +118,33 @@ static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *
 	return n;
 }
 
+/*
+ * GLOBAL_STATUS bits of our interrupting (non-PEBS) counters that wrapped:
+ * top bit (width - 1) clear. A counter is armed with -left, 1 <= left <=
+ * the maximum period < 2^(width-1), so its top bit stays set until it
+ * wraps (the version-1 test). For when our status bit is gone: a handler
+ * that ran first may acknowledge every bit it read (perf's, serving an
+ * Intel PT ToPA PMI, writes back all of GLOBAL_STATUS). One RDMSR per
+ * counter of ours. [NMI]
+ */
+static u64 wrapped_ours(const struct pmu_plan *plan)
+{
+	u64 m = 0;
+
+	for (u32 i = 0; i < plan->nr; i++) {
+		const struct pmu_assign *a = &plan->a[i];
+		u64 v;
+
+		if (a->pebs)
+			continue;
+		v = plat_rdmsr(pmu__counter_msr(plan, a));
+		if (!test_bit64(v, pmu__counter_width(plan, a) - 1))
+			m |= pmu__global_bit(a);
+	}
+	return m;
+}
+PP_NOKPROBE(wrapped_ours);
+
 /* Loop cap hit: status keeps re-asserting. Re-arm all of ours and clear
  * their status bits, like Linux's intel_pmu_reset() for its counters. */
 static void reset_ours(struct pmu_cpu *pc)
@@ -159,12 +192,15 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 	int n = 0;
 	u64 now;
 
-	if (!ovf)
+	if (!ovf) {
+		plat_lvtpc_set_nmi(); /* not ours: see pmu__handle_nmi_ex */
 		return 0;
+	}
 	now = plat_now_ns();
+	/* disable ours; inside pmu__cpu_stop, as stop leaves them (0) */
 	for (u32 i = 0; i < plan->nr; i++)
 		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx,
-			   plan->a[i].evtsel & ~X86_EVTSEL_EN);
+			   pc->stopping ? 0 : plan->a[i].evtsel & ~X86_EVTSEL_EN);
 	while (ovf) {
 		for (u32 i = 0; i < plan->nr; i++)
 			if (ovf & (1u << i)) {
@@ -177,7 +213,8 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 			break;
 		}
 	}
-	for (u32 i = 0; i < plan->nr; i++)
+	/* an NMI inside pmu__cpu_stop leaves what stop disabled disabled */
+	for (u32 i = 0; !pc->stopping && i < plan->nr; i++)
 		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, plan->a[i].evtsel);
 	plat_lvtpc_set_nmi();
 	return n;
@@ -213,7 +250,16 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	       (pmu__has_pebs(plan) ? X86_GLOBAL_STATUS_OVF_BUF : 0);
 	status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 	if (!(status & want))
-		return 0; /* someone else's NMI or counter: touch nothing */
+		status |= wrapped_ours(plan); /* our bit acknowledged by someone else */
+	if (!(status & want)) {
+		/* Someone else's NMI or counter: touch no counter or status
+		 * bit, but reopen LVTPC. The APIC masked it if this was a PMI
+		 * (a foreign counter's, or ours raced away), and while we run
+		 * nobody else unmasks it: one such PMI would end sampling on
+		 * this CPU. Linux's perf rewrites LVTPC on every PMI NMI too. */
+		plat_lvtpc_set_nmi();
+		return 0;
+	}
 
 	ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
@@ -244,7 +290,12 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 		for (u32 i = 0; rearm && i < plan->nr; i++)
 			if (rearm & (1u << i))
 				pebs_rearm(pc, i);
-		/* ack only our bits: foreign overflow stays for its owner */
+		/* ack only our bits: foreign overflow stays for its owner. On
+		 * v4 also CTR_FRZ: a freeze on PMI (DEBUGCTL bit 12, set by
+		 * someone while we run) stops every counter until it is
+		 * cleared through GLOBAL_STATUS_RESET. */
+		if (pmu__has_status_reset(plan))
+			mine |= status & X86_GLOBAL_STATUS_CTR_FRZ;
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, mine);
 		status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 		if (!(status & want))
@@ -254,7 +305,11 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 			break;
 		}
 	}
-	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | ours);
+	/* An NMI inside pmu__cpu_stop: stop has cleared (or is about to
+	 * clear) our enables; restoring the ones found at entry would turn
+	 * our counters back on after it. */
+	if (!pc->stopping)
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | ours);
 	/* The APIC masked LVTPC when it delivered the PMI; reopen it last so
 	 * that a new overflow cannot interrupt us half-way. */
 	plat_lvtpc_set_nmi();

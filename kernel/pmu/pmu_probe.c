@@ -150,6 +150,35 @@ static void probe_capabilities(struct pmu_caps *c, u32 ecx1)
 	probe_pebs(c, &pc);
 }
 
+/*
+ * Hybrid parts (CPUID.07H:EDX.Hybrid): every core type has its own PMU
+ * (CPUID.0AH differs: Alder Lake P-cores 8 GP + 4 fixed, E-cores 6 + 3),
+ * but pmuprof probes once, on one CPU, and programs every CPU the same
+ * way: PERFEVTSEL6/7 would fault on the E-cores, and event encodings are
+ * per core type too. Refused until caps are probed per core type. The
+ * probing CPU's core type is kept for the summary line.
+ */
+static void probe_hybrid(struct pmu_caps *c, u32 max_leaf)
+{
+	u32 eax, ebx, ecx, edx;
+	union x86_cpuid1a_eax ct;
+
+	if (max_leaf < X86_CPUID_LEAF_EXT_FEATURE)
+		return;
+	plat_cpuid(X86_CPUID_LEAF_EXT_FEATURE, 0, &eax, &ebx, &ecx, &edx);
+	if (!(edx & X86_CPUID7_EDX_HYBRID))
+		return;
+	c->hybrid = true;
+	if (max_leaf >= X86_CPUID_LEAF_HYBRID) {
+		plat_cpuid(X86_CPUID_LEAF_HYBRID, 0, &ct.full, &ebx, &ecx, &edx);
+		c->core_type = ct.split.core_type;
+	}
+	c->status = PMUPROF_PMU_HYBRID;
+	c->pebs = false;
+	c->pebs_why = "pmu: hybrid CPU (P-cores and E-cores have different PMUs), not supported; "
+		      "drop the precise modifier and use cpu-clock";
+}
+
 void pmu__probe(struct pmu_caps *c)
 {
 	u32 max_leaf = 0, ebx = 0, ecx = 0, edx = 0, eax1 = 0, ebx1, ecx1 = 0, edx1 = 0;
@@ -182,6 +211,7 @@ void pmu__probe(struct pmu_caps *c)
 	if (c->status != PMUPROF_PMU_OK)
 		return;
 	probe_capabilities(c, ecx1);
+	probe_hybrid(c, max_leaf);
 }
 
 /* --- one-line summary without libc ----------------------------------- */
@@ -232,6 +262,9 @@ static const char *status_text(u32 status)
 		       "virtual PMU)";
 	case PMUPROF_PMU_BUSY:
 		return "busy (held by perf or the NMI watchdog)";
+	case PMUPROF_PMU_HYBRID:
+		return "unavailable (hybrid CPU: P-cores and E-cores have different counters, "
+		       "which pmuprof does not support)";
 	}
 	return "unknown";
 }
@@ -259,6 +292,8 @@ int pmu__describe(const struct pmu_caps *c, char *buf, size_t len)
 	} else {
 		sb_str(&sb, status_text(c->status));
 	}
+	if (c->hybrid)
+		sb_num(&sb, " core-type=", c->core_type, 16);
 	sb_str(&sb, " cpu=");
 	sb_str(&sb, c->vendor_string[0] ? c->vendor_string : "?");
 	sb_num(&sb, " family=", c->family, 10);

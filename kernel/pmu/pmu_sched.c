@@ -17,6 +17,11 @@ static const char *status_why(u32 status)
 		return "pmu: the PMU is held by perf or the NMI watchdog; run `sysctl "
 		       "kernel.nmi_watchdog=0` "
 		       "and stop perf users";
+	case PMUPROF_PMU_HYBRID:
+		return "pmu: hybrid CPU (P-cores and E-cores have different counters), not "
+		       "supported "
+		       "yet; use the cpu-clock (NMI-IPI) source, or disable the E-cores in the "
+		       "firmware setup to use PMU events";
 	default:
 		return "pmu: no architectural PMU (CPUID.0AH version 0, e.g. a VM without a "
 		       "virtual PMU); "

@@ -4,7 +4,7 @@
 #include "pmuprof/x86_pmu_regs.h"
 
 struct cpuid_entry {
-	u32 leaf, subleaf;
+	u32 cpu, leaf, subleaf;
 	u32 r[4];
 };
 
@@ -63,19 +63,25 @@ static void log_op(enum plat_test_op op, bool ok, u32 msr, u64 val)
 }
 
 /* --- CPUID ------------------------------------------------------------- */
-void plat_test_set_cpuid(u32 leaf, u32 subleaf, u32 eax, u32 ebx, u32 ecx, u32 edx)
+void plat_test_set_cpuid_on(u32 cpu, u32 leaf, u32 subleaf, u32 eax, u32 ebx, u32 ecx, u32 edx)
 {
 	struct cpuid_entry *e = NULL;
 
 	for (unsigned int i = 0; i < T.nr_cpuid; i++)
-		if (T.cpuid[i].leaf == leaf && T.cpuid[i].subleaf == subleaf)
+		if (T.cpuid[i].cpu == cpu && T.cpuid[i].leaf == leaf &&
+		    T.cpuid[i].subleaf == subleaf)
 			e = &T.cpuid[i];
 	if (!e) {
 		if (T.nr_cpuid >= PLAT_TEST_MAX_CPUID)
 			return;
 		e = &T.cpuid[T.nr_cpuid++];
 	}
-	*e = (struct cpuid_entry){leaf, subleaf, {eax, ebx, ecx, edx}};
+	*e = (struct cpuid_entry){cpu, leaf, subleaf, {eax, ebx, ecx, edx}};
+}
+
+void plat_test_set_cpuid(u32 leaf, u32 subleaf, u32 eax, u32 ebx, u32 ecx, u32 edx)
+{
+	plat_test_set_cpuid_on(PLAT_TEST_ANY_CPU, leaf, subleaf, eax, ebx, ecx, edx);
 }
 
 void plat_test_set_vendor(const char *v, u32 max_leaf)
@@ -102,19 +108,22 @@ unsigned int plat_test_cpuid_calls(void)
 void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
 {
 	const struct cpuid_entry *hit = NULL;
+	int best = -1;
 
 	T.cpuid_calls++;
+	/* this cpu's entry beats an every-cpu one; an exact subleaf beats any */
 	for (unsigned int i = 0; i < T.nr_cpuid; i++) {
 		const struct cpuid_entry *e = &T.cpuid[i];
+		int score;
 
-		if (e->leaf != leaf)
+		if (e->leaf != leaf || (e->cpu != T.cpu && e->cpu != PLAT_TEST_ANY_CPU) ||
+		    (e->subleaf != subleaf && e->subleaf != PLAT_TEST_ANY_SUBLEAF))
 			continue;
-		if (e->subleaf == subleaf) {
+		score = (e->cpu == T.cpu ? 2 : 0) + (e->subleaf == subleaf ? 1 : 0);
+		if (score > best) {
+			best = score;
 			hit = e;
-			break;
 		}
-		if (e->subleaf == PLAT_TEST_ANY_SUBLEAF)
-			hit = e;
 	}
 	*eax = hit ? hit->r[0] : 0;
 	*ebx = hit ? hit->r[1] : 0;
@@ -230,6 +239,13 @@ static int msr_write(u32 msr, u64 val)
 	return 0;
 }
 
+/* The instruction boundary after an access: the handler's hook. */
+static void after_access(void)
+{
+	if (T.have_handler && T.handler.after)
+		T.handler.after(T.handler.ctx);
+}
+
 static void fault(u32 msr)
 {
 	T.faults++;
@@ -246,6 +262,7 @@ u64 plat_rdmsr(u32 msr)
 		val = 0;
 	}
 	log_op(PLAT_OP_RDMSR, rc == 0, msr, val);
+	after_access();
 	return val;
 }
 
@@ -256,6 +273,7 @@ void plat_wrmsr(u32 msr, u64 val)
 	if (rc)
 		fault(msr);
 	log_op(PLAT_OP_WRMSR, rc == 0, msr, val);
+	after_access();
 }
 
 int plat_rdmsr_safe(u32 msr, u64 *val)
@@ -264,6 +282,7 @@ int plat_rdmsr_safe(u32 msr, u64 *val)
 	int rc = msr_read(msr, &v);
 
 	log_op(PLAT_OP_RDMSR_SAFE, rc == 0, msr, v);
+	after_access();
 	if (rc) {
 		T.safe_failures++;
 		return -EIO;
@@ -316,6 +335,7 @@ void plat_lvtpc_write(u32 val)
 {
 	T.lvtpc = val;
 	log_op(PLAT_OP_LVTPC_WRITE, true, 0, val);
+	after_access();
 }
 
 void plat_lvtpc_set_nmi(void)

@@ -3,7 +3,9 @@
  * Host test platform: cpu part. See platform_test.h.
  *
  * A scriptable fake of the CPU side of platform.h:
- *  - CPUID: a table of (leaf, subleaf) -> regs; unset leaves read as zeros.
+ *  - CPUID: a table of (cpu, leaf, subleaf) -> regs; unset leaves read as
+ *    zeros. Entries for one cpu (plat_test_set_cpuid_on) beat entries for
+ *    every cpu, so hybrid parts can give each core type its own leaves.
  *  - MSRs: a fake MSR file. An MSR exists only once defined; touching an
  *    undefined MSR with plat_rdmsr/plat_wrmsr, or writing bits outside its
  *    writable mask, is a "fault" (what #GP would be on hardware): it is
@@ -27,9 +29,14 @@ void plat_test_cpu_reset(void);
 
 /* --- CPUID ------------------------------------------------------------ */
 #define PLAT_TEST_ANY_SUBLEAF 0xffffffffu
+#define PLAT_TEST_ANY_CPU     0xffffffffu
 #define PLAT_TEST_MAX_CPUID   64
-/* Define (or replace) a leaf. subleaf PLAT_TEST_ANY_SUBLEAF matches all. */
+/* Define (or replace) a leaf for every cpu. subleaf PLAT_TEST_ANY_SUBLEAF
+ * matches all. */
 void plat_test_set_cpuid(u32 leaf, u32 subleaf, u32 eax, u32 ebx, u32 ecx, u32 edx);
+/* Same, seen only while plat_cpu() == cpu (plat_test_set_cpu); it wins
+ * over an every-cpu entry of the same leaf. */
+void plat_test_set_cpuid_on(u32 cpu, u32 leaf, u32 subleaf, u32 eax, u32 ebx, u32 ecx, u32 edx);
 /* Convenience: leaf 0 (max_leaf + vendor string, 12 chars) and leaf 1
  * (signature eax, ecx and edx feature words; ebx 0). */
 void plat_test_set_vendor(const char *vendor12, u32 max_leaf);
@@ -58,11 +65,15 @@ unsigned int plat_test_msr_safe_failures(void);
 
 /* A handler that gets every MSR access first (the PMU model). Return 0 if
  * handled (*val filled for reads), -ENOENT to fall through to the MSR
- * file, -EIO for a fault. Pass NULL to remove. */
+ * file, -EIO for a fault. Pass NULL to remove. `after` (optional) runs
+ * once the access (or an LVTPC write) has taken effect and been logged:
+ * the instruction boundary where the model counts the instruction and
+ * may deliver an NMI. */
 struct plat_test_msr_handler {
 	int (*read)(void *ctx, u32 msr, u64 *val);
 	int (*write)(void *ctx, u32 msr, u64 val);
 	void *ctx;
+	void (*after)(void *ctx);
 };
 void plat_test_msr_set_handler(const struct plat_test_msr_handler *h);
 

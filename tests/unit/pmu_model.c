@@ -46,6 +46,43 @@ static int refuse(struct pmu_model *m)
 	return -EIO;
 }
 
+/* --- freeze, GLOBAL_STATUS_RESET/SET (version 4) ---------------------------- */
+/* Literal SDM numbers (vol. 3B 20.2.4 "Architectural Performance Monitoring
+ * Version 4", figure "IA32_PERF_GLOBAL_STATUS"; vol. 3B 18.4.1
+ * "IA32_DEBUGCTL MSR"), not x86_pmu_regs.h, for the reason given for PEBS
+ * below. */
+#define M_DEBUGCTL_FREEZE_PERFMON (1ull << 12)
+#define M_DEBUGCTL_VALID	  0xffffull /* bits 15:0; higher ones reserved here */
+#define M_BIT_TOPA		  (1ull << 55)
+#define M_BIT_LBR_FRZ		  (1ull << 58)
+#define M_BIT_CTR_FRZ		  (1ull << 59)
+#define M_BIT_ASCI		  (1ull << 60)
+#define M_BIT_UNCORE		  (1ull << 61)
+#define M_BIT_BUF		  (1ull << 62)
+#define M_BIT_COND_CHGD		  (1ull << 63)
+#define M_V4			  4 /* GLOBAL_STATUS_RESET/SET, streamlined freeze */
+
+static bool v4(const struct pmu_model *m)
+{
+	return m->cfg.version >= M_V4;
+}
+
+/* Bits GLOBAL_OVF_CTRL (v2, v3) / GLOBAL_STATUS_RESET (v4+) clear. */
+static u64 status_reset_valid(const struct pmu_model *m)
+{
+	u64 v = global_valid(m) | M_BIT_UNCORE | M_BIT_BUF | M_BIT_COND_CHGD;
+
+	if (v4(m))
+		v |= M_BIT_TOPA | M_BIT_LBR_FRZ | M_BIT_CTR_FRZ | M_BIT_ASCI;
+	return v;
+}
+
+/* v4 streamlined freeze: CTR_FRZ set = no counter counts. */
+static bool frozen(const struct pmu_model *m)
+{
+	return v4(m) && (m->global_status & M_BIT_CTR_FRZ);
+}
+
 /* --- PEBS ------------------------------------------------------------------ */
 /* Literal SDM numbers on purpose (vol. 3B "64-bit DS Save Area" and the PEBS
  * record format tables): the model must not share a wrong constant with
@@ -55,7 +92,7 @@ static int refuse(struct pmu_model *m)
 #define M_DS_PEBS_MAX	    0x30
 #define M_DS_PEBS_THRESHOLD 0x38
 #define M_DS_PEBS_RESET	    0x40
-#define M_BIT_OVF_BUF	    (1ull << 62)
+#define M_BIT_OVF_BUF	    M_BIT_BUF
 
 static bool adaptive_pebs(const struct pmu_model *m)
 {
@@ -290,6 +327,14 @@ static int model_read(void *ctx, u32 msr, u64 *val)
 		return 0;
 	}
 	switch (msr) {
+	case MSR_IA32_DEBUGCTL:
+		*val = m->debugctl;
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS_SET:
+		if (!v4(m))
+			return refuse(m);
+		*val = 0;
+		return 0;
 	case MSR_IA32_FIXED_CTR_CTRL:
 		if (!v2(m))
 			return refuse(m);
@@ -318,6 +363,9 @@ static int model_write(void *ctx, u32 msr, u64 val)
 {
 	struct pmu_model *m = ctx;
 	int rc;
+
+	if (m->ipi_nth && m->ipi_msr == msr && --m->ipi_nth == 0)
+		m->ipi_fire = true; /* arrives after this write (model_after) */
 
 	if (m->cfg.ds && (rc = pebs_write(m, msr, val)) != -ENOENT)
 		return rc;
@@ -384,16 +432,27 @@ static int model_write(void *ctx, u32 msr, u64 val)
 		m->global_ctrl = val;
 		return 0;
 	case MSR_IA32_PERF_GLOBAL_STATUS:
-		return refuse(m); /* read-only */
-	case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
-		if (!v2(m) || (val & ~(global_valid(m) | M_BIT_OVF_BUF |
-				       X86_GLOBAL_STATUS_COND_CHGD | X86_GLOBAL_STATUS_OVF_UNCORE)))
+		return refuse(m);	    /* read-only */
+	case MSR_IA32_PERF_GLOBAL_OVF_CTRL: /* = GLOBAL_STATUS_RESET on v4+ */
+		if (!v2(m) || (val & ~status_reset_valid(m)))
 			return refuse(m);
 		m->global_status &= ~(val & ~m->sticky_status);
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS_SET: /* cannot set CondChgd */
+		if (!v4(m) || (val & ~(status_reset_valid(m) & ~M_BIT_COND_CHGD)))
+			return refuse(m);
+		m->global_status |= val;
+		return 0;
+	case MSR_IA32_DEBUGCTL:
+		if (val & ~M_DEBUGCTL_VALID)
+			return refuse(m);
+		m->debugctl = val;
 		return 0;
 	}
 	return -ENOENT;
 }
+
+static void model_after(void *ctx);
 
 void pmu_model_init(struct pmu_model *m, const struct pmu_model_cfg *cfg)
 {
@@ -407,8 +466,9 @@ void pmu_model_init(struct pmu_model *m, const struct pmu_model_cfg *cfg)
 	m->cfg = *cfg;
 	if (!m->cfg.signature)
 		m->cfg.signature = MODEL_DEFAULT_SIGNATURE;
+	/* power-up value: GP enables set, fixed enables clear (header comment) */
 	if (v2(m))
-		m->global_ctrl = global_valid(m); /* power-up value: all enabled */
+		m->global_ctrl = (1ull << m->cfg.nr_gp) - 1;
 
 	eax.split.version = cfg->version;
 	eax.split.num_gp = cfg->nr_gp;
@@ -432,7 +492,7 @@ void pmu_model_init(struct pmu_model *m, const struct pmu_model_cfg *cfg)
 	plat_test_set_cpuid(X86_CPUID_LEAF_PERFMON, PLAT_TEST_ANY_SUBLEAF, eax.full, cfg->ebx,
 			    cfg->fixed_ecx, edx.full);
 
-	h = (struct plat_test_msr_handler){model_read, model_write, m};
+	h = (struct plat_test_msr_handler){model_read, model_write, m, model_after};
 	plat_test_msr_set_handler(&h);
 	plat_test_lvtpc_poke(X86_LVT_DM_NMI);
 }
@@ -442,17 +502,99 @@ void pmu_model_detach(void)
 	plat_test_msr_set_handler(NULL);
 }
 
+/* One NMI arrives: due if none runs or waits, else latched, else lost in
+ * the full latch. */
+static void raise_nmi(struct pmu_model *m)
+{
+	if (!m->in_nmi && !m->nmi_due) {
+		m->nmi_due = true;
+	} else if (!m->nmi_latched) {
+		m->nmi_latched = true;
+		m->nmis_latched++;
+	} else {
+		m->nmis_coalesced++;
+	}
+}
+
 static void raise_pmi(struct pmu_model *m)
 {
 	u32 lvt = plat_test_lvtpc_peek();
 
 	if ((lvt & X86_LVT_MASKED) || (lvt & X86_LVT_DM_MASK) != X86_LVT_DM_NMI) {
-		m->pmis_lost++;
+		m->pmis_lost++; /* dropped, not queued */
 		return;
 	}
 	/* the APIC masks LVTPC when it delivers the PMI */
 	plat_test_lvtpc_poke(lvt | X86_LVT_MASKED);
-	m->nmis_pending++;
+	raise_nmi(m);
+}
+
+/* A counter with INT (or a DS buffer threshold) asked for a PMI. */
+static void pmi_request(struct pmu_model *m)
+{
+	if (m->debugctl & M_DEBUGCTL_FREEZE_PERFMON) {
+		if (v4(m))
+			m->global_status |= M_BIT_CTR_FRZ; /* streamlined freeze */
+		else if (v2(m))
+			m->global_ctrl = 0; /* legacy freeze */
+	}
+	raise_pmi(m);
+}
+
+bool pmu_model_take_nmi(struct pmu_model *m)
+{
+	pmu_model_iret(m);
+	if (!m->nmi_due)
+		return false;
+	m->nmi_due = false;
+	m->in_nmi = true;
+	m->nmis_taken++;
+	return true;
+}
+
+void pmu_model_iret(struct pmu_model *m)
+{
+	if (!m->in_nmi)
+		return;
+	m->in_nmi = false;
+	if (m->nmi_latched) {
+		m->nmi_latched = false;
+		m->nmi_due = true;
+	}
+}
+
+/* Cap on handler runs per boundary: a handler that keeps raising NMIs
+ * (a latched one after every IRET) must not hang the test. */
+#define MODEL_MAX_NMI_RUNS 64
+
+/* An instruction boundary outside NMI context: run due NMIs through the
+ * installed handler, each followed by its IRET. */
+static void deliver_due(struct pmu_model *m)
+{
+	unsigned int runs = 0;
+
+	if (!m->nmi_handler || m->in_nmi || m->nmi_depth)
+		return;
+	m->nmi_depth++;
+	while (m->nmi_due && runs++ < MODEL_MAX_NMI_RUNS) {
+		pmu_model_take_nmi(m);
+		if (m->nmi_handler(m->nmi_ctx) == 0)
+			m->nmis_unknown++;
+		pmu_model_iret(m);
+	}
+	m->nmi_depth--;
+}
+
+void pmu_model_send_ipi(struct pmu_model *m)
+{
+	raise_nmi(m);
+	deliver_due(m);
+}
+
+void pmu_model_set_nmi_handler(struct pmu_model *m, int (*fn)(void *ctx), void *ctx)
+{
+	m->nmi_handler = fn;
+	m->nmi_ctx = ctx;
 }
 
 /* Add n to a counter; true if it wrapped past its width. */
@@ -482,6 +624,8 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 {
 	bool pmi = false;
 
+	if (frozen(m))
+		goto out;
 	for (u32 i = 0; i < m->cfg.nr_gp; i++) {
 		u64 sel = m->evtsel[i];
 
@@ -491,6 +635,7 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 			continue;
 		if (!(sel & (user ? X86_EVTSEL_USR : X86_EVTSEL_OS)))
 			continue;
+		m->counted_gp[i] += n;
 		if (add(&m->pmc[i], n, m->cfg.gp_width)) {
 			m->overflows++;
 			if (m->pebs_enable & (1ull << i)) {
@@ -510,6 +655,7 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 			continue;
 		if (!(nib & (user ? X86_FIXED_CTRL_USR : X86_FIXED_CTRL_OS)))
 			continue;
+		m->counted_fixed[i] += n;
 		if (add(&m->fixed[i], n, m->cfg.fixed_width)) {
 			m->overflows++;
 			if (m->pebs_enable & (1ull << (32 + i)))
@@ -520,13 +666,31 @@ void pmu_model_count(struct pmu_model *m, u64 ev, u64 n, bool user)
 		}
 	}
 	if (pmi)
-		raise_pmi(m);
+		pmi_request(m);
+out:
+	deliver_due(m);
 }
 
-bool pmu_model_take_nmi(struct pmu_model *m)
+/* After each MSR access / LVTPC write: the handler's own instructions
+ * retire (kernel mode), or a due NMI is taken. */
+static void model_after(void *ctx)
 {
-	if (!m->nmis_pending)
-		return false;
-	m->nmis_pending--;
-	return true;
+	struct pmu_model *m = ctx;
+
+	if (m->in_nmi && m->nmi_cost) {
+		pmu_model_count(m, X86_ARCH_EV_INSTRUCTIONS, m->nmi_cost, false);
+		pmu_model_count(m, X86_ARCH_EV_CORE_CYCLES, m->nmi_cost, false);
+	}
+	if (m->ipi_fire) {
+		m->ipi_fire = false;
+		raise_nmi(m);
+	}
+	deliver_due(m);
+}
+
+void pmu_model_ipi_after_write(struct pmu_model *m, u32 msr, u32 nth)
+{
+	m->ipi_msr = msr;
+	m->ipi_nth = nth;
+	m->ipi_fire = false;
 }

@@ -8,13 +8,45 @@
  * Modelled: IA32_PMCx (legacy writes: bits 31:0, bit 31 sign-extended to
  * the width), IA32_A_PMCx (only with PERF_CAPABILITIES.FW_WRITE; bits
  * beyond the width fault), IA32_PERFEVTSELx (reserved bits and AnyThread
- * before v3 fault), IA32_FIXED_CTRx, IA32_FIXED_CTR_CTRL, and on v2+
- * IA32_PERF_GLOBAL_CTRL/STATUS/OVF_CTRL (v1: those MSRs do not exist).
+ * before v3 fault), IA32_FIXED_CTRx, IA32_FIXED_CTR_CTRL, IA32_DEBUGCTL
+ * (FREEZE_PERFMON_ON_PMI), and on v2+ IA32_PERF_GLOBAL_CTRL/STATUS/OVF_CTRL
+ * (v1: those MSRs do not exist); on v4+ OVF_CTRL is GLOBAL_STATUS_RESET
+ * (also clears CTR_FRZ, LBR_FRZ, ASCI, TraceToPA) and GLOBAL_STATUS_SET
+ * exists (it cannot set CondChgd). GLOBAL_CTRL powers up with the GP
+ * counters' enables set and the fixed ones clear (SDM vol. 3A table 10-1,
+ * "Processor States Following Power-up, Reset, or INIT": "IA32_PERF_GLOBAL_CTRL:
+ * Sets bits n-1:0 and clears the upper bits", n = number of GP counters;
+ * March 2023 SDM and later, as KVM emulates it since Linux 6.9).
+ *
  * Counting: pmu_model_count() adds events to every enabled counter that
  * counts them in the given mode; a wrap past the width sets the counter's
- * GLOBAL_STATUS bit (v2+) and, with INT/PMI set, raises a PMI: if LVTPC
- * is unmasked with NMI delivery, the "APIC" masks LVTPC and queues an NMI
- * (pmu_model_take_nmi), else the PMI is counted as lost.
+ * GLOBAL_STATUS bit (v2+) and, with INT/PMI set, makes a PMI request. With
+ * DEBUGCTL.FREEZE_PERFMON_ON_PMI the request freezes the counters: v4+
+ * sets GLOBAL_STATUS.CTR_FRZ (bit 59) and nothing counts until software
+ * clears it through GLOBAL_STATUS_RESET; v2/v3 ("legacy freeze") clear
+ * GLOBAL_CTRL. The PMI goes through LVTPC: unmasked with NMI delivery, the
+ * "APIC" masks LVTPC and raises an NMI; masked (or not NMI), the PMI is
+ * dropped and counted in pmis_lost, never queued.
+ *
+ * NMIs (SDM vol. 3A 6.7.1 "Handling Multiple NMIs"): one latch per CPU,
+ * shared by PMIs and NMI IPIs (pmu_model_send_ipi). An NMI raised while
+ * none runs is due (taken at the next instruction boundary); one raised
+ * while a handler runs, or while one is already due, is latched; further
+ * ones coalesce into the latch (nmis_coalesced). No NMI is delivered while
+ * a handler runs: the latched one becomes due at its IRET. Tests either
+ * take NMIs themselves (pmu_model_take_nmi: ends the running handler with
+ * IRET, then enters the due one; the caller runs the handler) or install
+ * a handler (pmu_model_set_nmi_handler) that the model runs at every
+ * instruction boundary (after each MSR access or LVTPC write, after
+ * pmu_model_count / pmu_model_send_ipi) when an NMI is due: the handler can
+ * interrupt any MSR sequence of the code under test, and the latched NMI
+ * runs right after its IRET. An NMI whose handler returns 0 is counted in
+ * nmis_unknown (Linux: "Uhhuh. NMI received for unknown reason", unless
+ * the previous handler returned > 1 and the NMI is back-to-back).
+ * While a handler runs, each of its MSR accesses and LVTPC writes retires
+ * `nmi_cost` kernel-mode instructions and core cycles (0 = free): counting
+ * goes on until the handler disables the counters, and a WRMSR counts under
+ * the settings it makes (as tests/vm/qemu-pmu does).
  *
  * PEBS (cfg.ds): IA32_MISC_ENABLE (PEBS-unavailable bit), PERF_CAPABILITIES
  * (record format, PEBS_BASELINE), IA32_DS_AREA (holds a host pointer: the
@@ -32,7 +64,8 @@
  * when the index reaches the interrupt threshold sets GLOBAL_STATUS bit 62
  * and raises the PMI. The counter's own status bit is set too only with
  * cfg.pebs_sets_ctr_status (both behaviours exist on hardware).
- * Not modelled: counter freezing, uncore, PERF_METRICS, skid, the PEBS
+ * Not modelled: LBR freezing, uncore, PERF_METRICS, skid (tests count
+ * events between the overflow and pmu_model_take_nmi themselves), the PEBS
  * "arming" delay (the record is for the overflowing instruction itself),
  * load-latency and precise-store facilities.
  */
@@ -89,13 +122,30 @@ struct pmu_model {
 	u64 evtsel[PMU_MODEL_MAX_GP];
 	u64 fixed[PMU_MODEL_MAX_FIXED];
 	u64 fixed_ctrl;
+	/* events each counter counted since init (ground truth for tests) */
+	u64 counted_gp[PMU_MODEL_MAX_GP];
+	u64 counted_fixed[PMU_MODEL_MAX_FIXED];
 	u64 global_ctrl;
 	u64 global_status;
 	u64 sticky_status; /* bits OVF_CTRL cannot clear (a stuck-status test) */
-	u32 nmis_pending;  /* PMIs delivered as NMI, not yet taken */
+	u64 debugctl;	   /* IA32_DEBUGCTL */
 	u32 pmis_lost;	   /* PMIs raised while LVTPC was masked */
 	u32 overflows;	   /* counter wraps */
 	u32 faults;	   /* accesses the model refused (also in plat_test_msr_faults) */
+	/* NMI delivery: see the header comment */
+	bool nmi_due;	    /* raised, handler not entered yet */
+	bool in_nmi;	    /* a handler runs (until IRET) */
+	bool nmi_latched;   /* raised while blocked: runs after the IRET */
+	u32 nmis_taken;	    /* handlers entered */
+	u32 nmis_latched;   /* NMIs that had to wait in the latch */
+	u32 nmis_coalesced; /* NMIs lost because the latch was full */
+	u32 nmis_unknown;   /* installed handler returned 0 */
+	u64 nmi_cost;	    /* instructions per handler MSR access / LVTPC write */
+	int (*nmi_handler)(void *ctx);
+	void *nmi_ctx;
+	u32 ipi_msr, ipi_nth; /* pmu_model_ipi_after_write */
+	bool ipi_fire;
+	unsigned int nmi_depth; /* recursion guard for the installed handler */
 	/* PEBS */
 	u64 ds_area;
 	u64 pebs_enable;
@@ -119,7 +169,19 @@ void pmu_model_count(struct pmu_model *m, u64 event_umask, u64 n, bool user);
 void pmu_model_set_insn(struct pmu_model *m, const struct pmu_model_insn *insn);
 /* Record size the model writes with its current configuration. */
 u32 pmu_model_pebs_record_size(const struct pmu_model *m);
-/* Take one queued NMI; false if none. */
+/* End the running handler (IRET), if any, then enter the due NMI's
+ * handler (the latched one after an IRET); false if none is due. */
 bool pmu_model_take_nmi(struct pmu_model *m);
+/* IRET: the handler ends; a latched NMI becomes due. */
+void pmu_model_iret(struct pmu_model *m);
+/* An NMI IPI from another CPU arrives (shares the latch with PMIs). */
+void pmu_model_send_ipi(struct pmu_model *m);
+/* An NMI IPI arrives right after the nth (1-based) coming write to msr,
+ * whoever writes it: an NMI inside a start/stop sequence. */
+void pmu_model_ipi_after_write(struct pmu_model *m, u32 msr, u32 nth);
+/* Run fn at every instruction boundary where an NMI is due (NULL: tests
+ * take NMIs themselves). fn returns what Linux NMI handlers return: the
+ * number of events it handled, 0 = not mine. */
+void pmu_model_set_nmi_handler(struct pmu_model *m, int (*fn)(void *ctx), void *ctx);
 
 #endif

@@ -153,6 +153,10 @@ const char *device__pmu_reason(const struct pmuprof_info *info)
 	case PMUPROF_PMU_BUSY:
 		return "the PMU counters are held by perf or the NMI watchdog (try 'sysctl "
 		       "kernel.nmi_watchdog=0' and stop perf users)";
+	case PMUPROF_PMU_HYBRID:
+		return "this is a hybrid CPU (P-cores and E-cores have different counters), which "
+		       "pmuprof does not support yet; use -e cpu-clock, or disable the E-cores in "
+		       "the firmware setup";
 	default:
 		return "the module reports an unknown PMU status";
 	}

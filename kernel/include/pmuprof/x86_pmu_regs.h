@@ -21,9 +21,11 @@
 /* ------------------------------------------------------------------ */
 /* CPUID leaves                                                         */
 /* ------------------------------------------------------------------ */
-#define X86_CPUID_LEAF_VENDOR  0x00u /* EAX max basic leaf; EBX,EDX,ECX vendor */
-#define X86_CPUID_LEAF_FEATURE 0x01u /* signature + feature flags */
-#define X86_CPUID_LEAF_PERFMON 0x0au /* architectural performance monitoring */
+#define X86_CPUID_LEAF_VENDOR	   0x00u /* EAX max basic leaf; EBX,EDX,ECX vendor */
+#define X86_CPUID_LEAF_FEATURE	   0x01u /* signature + feature flags */
+#define X86_CPUID_LEAF_EXT_FEATURE 0x07u /* structured extended features, subleaf 0 */
+#define X86_CPUID_LEAF_PERFMON	   0x0au /* architectural performance monitoring */
+#define X86_CPUID_LEAF_HYBRID	   0x1au /* native model ID and core type (hybrid parts) */
 
 /* CPUID.0: vendor string is EBX, EDX, ECX in that order (12 chars). */
 #define X86_VENDOR_STRING_LEN 12
@@ -56,6 +58,23 @@ union x86_cpuid1_eax {
 #define X86_CPUID1_ECX_HYPERVISOR (1u << 31) /* running under a hypervisor */
 /* CPUID.1:EDX feature bits used here. */
 #define X86_CPUID1_EDX_DS (1u << 21) /* debug store (BTS/PEBS) */
+
+/* CPUID.(EAX=07H,ECX=0):EDX bit 15 "Hybrid": the processor is identified
+ * as a hybrid part (more than one core type; SDM vol. 2A CPUID). Each core
+ * type then reports its own CPUID.0AH (e.g. Alder Lake: P-cores 8 GP + 4
+ * fixed counters, E-cores 6 GP + 3 fixed). */
+#define X86_CPUID7_EDX_HYBRID (1u << 15)
+
+/* CPUID.1AH:EAX "Native Model ID Enumeration" (hybrid parts). */
+union x86_cpuid1a_eax {
+	struct {
+		u32 native_model_id : 24;
+		u32 core_type : 8;
+	} split;
+	u32 full;
+};
+#define X86_CORE_TYPE_ATOM 0x20u /* E-core */
+#define X86_CORE_TYPE_CORE 0x40u /* P-core */
 
 /*
  * CPUID.0AH, architectural performance monitoring (SDM vol. 2A, table 3-8
