@@ -92,7 +92,8 @@ static void nt_pmi_arm(void *p)
 
 	WRITE_ONCE(nt_pmi_idx[smp_processor_id()], a->idx);
 	wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + a->idx, 0);
-	wrmsrl(MSR_IA32_PMC0 + a->idx, -a->period);
+	/* legacy IA32_PMCx (0xc1 + idx): the low 32 bits, sign-extended from 31 */
+	wrmsrl(MSR_ARCH_PERFMON_PERFCTR0 + a->idx, (u32)-a->period);
 	wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + a->idx,
 	       0xc0 | ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |
 		       ARCH_PERFMON_EVENTSEL_INT | ARCH_PERFMON_EVENTSEL_ENABLE);
@@ -133,7 +134,7 @@ static ssize_t nt_cmd_write(struct file *f, const char __user *ubuf, size_t len,
 		err = nt_stall(cpu, (int)a);
 	} else if (!strcmp(verb, "nmi") && n == 2) {
 		apic->send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
-	} else if (!strcmp(verb, "pmi") && n == 4 && a >= 0 && a < 8 && b > 0 &&
+	} else if (!strcmp(verb, "pmi") && n == 4 && a >= 0 && a < 8 && b > 0 && b < (1L << 31) &&
 		   boot_cpu_has(X86_FEATURE_ARCH_PERFMON)) {
 		struct nt_pmi_arg arg = {(int)a, (u64)b};
 
