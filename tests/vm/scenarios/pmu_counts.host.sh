@@ -4,7 +4,7 @@
 # samples in user mode, and the command line kept whole in the header.
 . "$ROOT/tests/vm/lib/host.sh"
 pcount() { awk -F, -v e="$1" '$3 == e { print $1 }' "$RESULTS/stat.csv"; }
-for P in 1000 10000 1000000; do
+for P in ${PERIODS:-1000 10000 1000000}; do
 	f=$RESULTS/c$P.pmu
 	[ -f "$f" ] || { fail_check "file-c$P" "no $f"; continue; }
 	"$BIN/pmuconv" report "$f" >"$RESULTS/report-$P.txt" 2>&1 ||

@@ -23,7 +23,7 @@ pcount() { awk -F, -v e="$1" '$3 == e { print $1 }' /tmp/stat.csv; }
 # samples NAME FILE: pmuctl's "  NAME   S samples  (period P ...)" line -> S
 samples() { awk -v e="$1" '$1 == e && $3 == "samples" { print $2 }' "$2"; }
 
-for P in 1000 10000 1000000; do
+for P in ${PERIODS:-1000 10000 1000000}; do
 	out=$RESULTS/record-$P.txt
 	pmuctl record -q -e "instructions:u/$P,cycles:u/$P,branches:u/$P" \
 		-o "$RESULTS/c$P.pmu" -- taskset -c 1 insnloop loop $N >"$out" 2>&1
