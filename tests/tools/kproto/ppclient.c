@@ -27,6 +27,7 @@
  *       -o FILE              write the records read, back to back
  *       -E ERRNAME           expect CONFIGURE (or START) to fail with ERRNAME
  *       -b BYTES             read() buffer size (default 256 KiB)
+ *       -n CYCLES            first START, STOP and CONFIGURE again CYCLES times
  *   ppclient analyze FILE [--comm NAME] [--elf BIN --funcs A,B [--expect A=70:7,B=30:7]
  *                         [--main-min PCT]]
  *                         [--kallsyms FILE --kentry PREFIX --kentry-min PCT] [--min N]
@@ -178,12 +179,13 @@ static int cmd_record(int argc, char **argv)
 	char *buf;
 	uint64_t period = 1000000, freq = 0, config = 0;
 	unsigned int nev = 0;
+	long churn = 0;
 
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&a, 0, sizeof(a));
 	cfg.size = sizeof(cfg);
 	cfg.nr_events = 1;
-	while ((opt = getopt(argc, argv, "+s:c:P:F:gUd:r:w:C:p:x:t:No:E:b:AYe:")) != -1) {
+	while ((opt = getopt(argc, argv, "+s:c:P:F:gUd:r:w:C:p:x:t:No:E:b:AYe:n:")) != -1) {
 		switch (opt) {
 		case 's':
 			src = optarg;
@@ -252,6 +254,9 @@ static int cmd_record(int argc, char **argv)
 		case 'b':
 			buflen = strtoull(optarg, NULL, 0);
 			break;
+		case 'n':
+			churn = strtol(optarg, NULL, 0);
+			break;
 		case 'e': {
 			char sname[16];
 			unsigned long long c, p;
@@ -308,6 +313,16 @@ static int cmd_record(int argc, char **argv)
 		printf("record: configure=OK expected=%s\n", tt_errname(expect));
 		return 1;
 	}
+	/* -n: START/STOP churn before the recorded session (NMIs racing both) */
+	for (long k = 0; k < churn; k++) {
+		if (ioctl(fd, PMUPROF_IOC_START, 0) || ioctl(fd, PMUPROF_IOC_STOP, 0) ||
+		    ioctl(fd, PMUPROF_IOC_CONFIGURE, &cfg)) {
+			fprintf(stderr, "ppclient: START/STOP cycle %ld: %s\n", k, strerror(errno));
+			return 1;
+		}
+	}
+	if (churn)
+		printf("record: churn=%ld\n", churn);
 	if (outpath && !(out = fopen(outpath, "w"))) {
 		fprintf(stderr, "ppclient: %s: %s\n", outpath, strerror(errno));
 		return 2;
@@ -403,7 +418,7 @@ static int cmd_record(int argc, char **argv)
 	       "captured=%llu stat_samples=%llu stat_lost=%llu filtered=%llu nmis=%llu "
 	       "passed=%llu ipis=%llu throttled=%llu user=%llu kernel=%llu kstacks=%llu "
 	       "ustacks=%llu handler_ns_min=%llu handler_ns_mean=%llu handler_ns_max=%llu "
-	       "bytes=%llu state=%u\n",
+	       "bytes=%llu state=%u loops_capped=%llu outstanding=%llu\n",
 	       (unsigned long long)a.t.n.samples, (unsigned long long)a.t.n.lost,
 	       (unsigned long long)a.t.n.lost_records, (unsigned long long)a.t.n.throttled,
 	       (unsigned long long)st.total.captured, (unsigned long long)st.total.samples,
@@ -416,8 +431,9 @@ static int cmd_record(int argc, char **argv)
 	       (unsigned long long)(st.total.nmis_handled
 					    ? st.total.handler_ns_total / st.total.nmis_handled
 					    : 0),
-	       (unsigned long long)st.total.handler_ns_max, (unsigned long long)a.t.bytes,
-	       st.state);
+	       (unsigned long long)st.total.handler_ns_max, (unsigned long long)a.t.bytes, st.state,
+	       (unsigned long long)st.total.overflow_loops_capped,
+	       (unsigned long long)st.total.ipis_outstanding);
 	if (a.addr)
 		printf("record: addr=%llu addr_ok=%llu page_unknown=%llu page_4k=%llu "
 		       "page_2m=%llu page_1g=%llu\n",

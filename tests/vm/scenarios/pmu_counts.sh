@@ -1,7 +1,8 @@
 #!/bin/sh
 # Scenario: pmuctl's PMU events on the emulated PMU against Linux perf in the
 # same boot (issue 15). Fixed and general counters together (instructions:u
-# and cycles:u on fixed counters 0 and 1, branches:u on a general one), -c
+# and cycles:u on fixed counters 0 and 1, which count alike here and so
+# overflow in the same PMI; branches:u on a general one), -c
 # at three periods on a loop whose counts
 # are known (tests/workloads/insnloop.c): per event, the sum of the
 # samples' periods (pmuconv's estimate; the module may throttle) within 1 %
