@@ -167,7 +167,14 @@ NOKPROBE_SYMBOL(plat_current_task);
 
 enum pp_descent plat_task_descends_from(u32 tgid, unsigned int max_depth)
 {
-	struct task_struct *p = current;
+	return pp_task_descends_from(current, tgid, max_depth);
+}
+NOKPROBE_SYMBOL(plat_task_descends_from);
+
+/* p: current (the NMI), or a task that cannot exit meanwhile (`next` in the
+ * scheduler's switch path). */
+enum pp_descent pp_task_descends_from(struct task_struct *p, u32 tgid, unsigned int max_depth)
+{
 	enum pp_descent ret = PP_DESCENT_CAPPED;
 	unsigned int depth;
 
@@ -199,11 +206,16 @@ enum pp_descent plat_task_descends_from(u32 tgid, unsigned int max_depth)
 	rcu_read_unlock();
 	return ret;
 }
-NOKPROBE_SYMBOL(plat_task_descends_from);
+NOKPROBE_SYMBOL(pp_task_descends_from);
 
 bool plat_current_traceable_by(u32 uid, u32 gid)
 {
-	struct task_struct *p = current;
+	return pp_task_traceable_by(current, uid, gid);
+}
+NOKPROBE_SYMBOL(plat_current_traceable_by);
+
+bool pp_task_traceable_by(struct task_struct *p, u32 uid, u32 gid)
+{
 	struct mm_struct *mm = READ_ONCE(p->mm);
 	const struct cred *c;
 	bool ok;
@@ -211,7 +223,8 @@ bool plat_current_traceable_by(u32 uid, u32 gid)
 	/* __ptrace_may_access(PTRACE_MODE_READ_REALCREDS) without the
 	 * capability and LSM parts (the glue decided CAP_SYS_PTRACE at
 	 * CONFIGURE): ids against the task's objective creds, then dumpable.
-	 * Our own mm cannot go away under an NMI that interrupted us. */
+	 * Our own mm cannot go away under an NMI that interrupted us, nor
+	 * `next`'s in the switch path (it is dropped by the task itself). */
 	if (!mm || (p->flags & PF_KTHREAD) || get_dumpable(mm) != SUID_DUMP_USER)
 		return false;
 	rcu_read_lock();
@@ -222,7 +235,7 @@ bool plat_current_traceable_by(u32 uid, u32 gid)
 	rcu_read_unlock();
 	return ok;
 }
-NOKPROBE_SYMBOL(plat_current_traceable_by);
+NOKPROBE_SYMBOL(pp_task_traceable_by);
 
 static void fill_regs(struct pp_regs *r, struct pt_regs *regs)
 {

@@ -97,6 +97,9 @@ struct pp_cpu {
 	bool sampling;		   /* this CPU captures (target set, online, running) */
 	bool pmu_running;	   /* pmu__cpu_start done on this CPU */
 	bool timer_running;	   /* session started here: the hrtimer may run */
+	bool target_on;		   /* the task running here may be sampled: always, but
+				    * in per-process sessions switched at each context
+				    * switch (sampler.c: pp_sched_switch) */
 	u64 clock_period_ns;	   /* this CPU as a target: current cpu-clock period */
 	u64 clock_due_ns;	   /* this CPU as a target: next sample (ktime), 0 = now */
 	struct ipiplan_role role;  /* this CPU's hrtimer: whom it samples (sampler.c) */
@@ -126,6 +129,7 @@ struct pp_session {
 	u32 state;	      /* enum pmuprof_state; written under lock */
 	bool running;	      /* read by the hotplug callbacks */
 	bool privileged;      /* opener had CAP_SYS_ADMIN or CAP_SYSLOG */
+	bool per_task;	      /* running, and target_on follows the target's tasks */
 	struct session_plan plan;
 	cpumask_var_t targets; /* CPUs that may sample in this session */
 	u64 start_ns, stop_ns;
@@ -143,6 +147,12 @@ struct pp_linux_regs {
 	struct pt_regs *pt;
 };
 void pp_regs_from_pt(struct pp_linux_regs *lr, struct pt_regs *regs, bool want_segs);
+
+/* platform_linux.c: the process filter's parts for any task (the NMI's
+ * plat_* versions look at current) */
+struct task_struct;
+enum pp_descent pp_task_descends_from(struct task_struct *p, u32 tgid, unsigned int max_depth);
+bool pp_task_traceable_by(struct task_struct *p, u32 uid, u32 gid);
 
 /* sampler.c */
 int pp_sampler_init(void);

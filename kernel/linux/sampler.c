@@ -59,6 +59,28 @@
  *
  * Hotplug: the CPUHP_AP_ONLINE_DYN callbacks run on the CPU concerned and
  * are serialised with START/STOP, which hold cpus_read_lock().
+ *
+ * Per-process sessions (TARGET_PID) follow the target at context switch,
+ * as perf switches a task's events: a probe on the sched_switch tracepoint
+ * (found by name at load: the tracepoint is not exported to modules, its
+ * registration API is), registered from START to STOP, sets each CPU's
+ * `target_on` when the incoming task is one the capture filter would keep
+ * (pp_task_is_target: the tgid, or with CF_INHERIT a descendant) and
+ * clears it otherwise. On a change it pauses or resumes the CPU's counters
+ * (pmu__cpu_pause/resume: enables only, values and the period in progress
+ * kept), so another process's events never count towards the target's
+ * periods; and an NMI-IPI sender sends no NMI to, nor a group leader
+ * captures, a CPU whose `target_on` is clear. The probe runs on the CPU
+ * itself with interrupts off (the scheduler holds its runqueue lock), as do
+ * pp_cpu_begin/pp_cpu_end, so the three never interleave on one CPU; an
+ * NMI may come in anywhere and pmu__cpu_pause/resume are written for it.
+ * A sender on another CPU reads `target_on` without ordering: at worst one
+ * sample is sent to a CPU that has just switched away (the capture filter
+ * drops it) or not sent to one that has just switched in. The per-sample
+ * process filter stays the authority (kernel-mode events count the few
+ * scheduler instructions between the tracepoint and the switch itself).
+ * Without the tracepoint (another kernel) the session counts and sends
+ * everywhere and filters at sample time, as before.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -72,6 +94,9 @@
 #include <linux/percpu.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <asm/irq_regs.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -81,6 +106,7 @@
 
 struct pp_cpu __percpu *pp_cpus;
 static int pp_cpuhp_state = -1;
+static struct tracepoint *pp_tp_switch; /* sched_switch, NULL if not found */
 
 static bool want_segs(const struct pp_session *s)
 {
@@ -321,7 +347,10 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 			continue;
 		}
 		if (ipiplan__due(&tc->clock_due_ns, READ_ONCE(tc->clock_period_ns), now)) {
-			if (!atomic_read(&tc->nmi_pending)) {
+			if (!READ_ONCE(tc->target_on)) {
+				/* no task of the target runs there: not a
+				 * sample of it, and no NMI for the CPU */
+			} else if (!atomic_read(&tc->nmi_pending)) {
 				/* only senders set the flag: time first (P0) */
 				WRITE_ONCE(tc->ipi_sent_ns, now);
 				smp_mb__before_atomic();
@@ -347,7 +376,8 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 		if (!READ_ONCE(pc->sampling)) {
 			next = ipiplan__next(next, now + base);
 		} else {
-			if (ipiplan__due(&pc->clock_due_ns, READ_ONCE(pc->clock_period_ns), now))
+			if (ipiplan__due(&pc->clock_due_ns, READ_ONCE(pc->clock_period_ns), now) &&
+			    READ_ONCE(pc->target_on))
 				pp_timer_capture(pc, s);
 			next = ipiplan__next(next, pc->clock_due_ns);
 		}
@@ -419,6 +449,98 @@ static void pp_wake_fn(struct irq_work *w)
 	wake_up_interruptible_all(&pp_sess.wq);
 }
 
+/*
+ * Would the capture filter keep task t (capture.c: pid_match)? For a task
+ * that is not current: `next` in the switch path, or current at START.
+ * The target's own threads by tgid; with CF_INHERIT a descendant, walked as
+ * in the NMI (a few loads per level, at most PMUPROF_INHERIT_MAX_DEPTH
+ * levels, stopping at init), for every switch to a task of another
+ * process while the session runs; and with the opener's credentials when
+ * it lacks CAP_SYS_PTRACE.
+ */
+static bool pp_task_is_target(const struct pp_session *s, struct task_struct *t)
+{
+	const struct capture_params *p = &s->plan.cap;
+
+	if (is_idle_task(t))
+		return false;
+	if ((u32)t->tgid == (u32)p->pid)
+		return true;
+	if (!(p->flags & PMUPROF_CF_INHERIT) || (t->flags & PF_KTHREAD))
+		return false;
+	if (pp_task_descends_from(t, (u32)p->pid, PMUPROF_INHERIT_MAX_DEPTH) != PP_DESCENT_YES)
+		return false;
+	return !p->inherit_check_creds || pp_task_traceable_by(t, p->opener_uid, p->opener_gid);
+}
+
+/* This CPU starts or stops running the target. On the CPU, interrupts off. */
+static void pp_target_switch(struct pp_cpu *pc, bool on)
+{
+	if (on == pc->target_on)
+		return;
+	WRITE_ONCE(pc->target_on, on);
+	if (!pc->pmu_running)
+		return;
+	if (on)
+		pmu__cpu_resume(&pc->pmu);
+	else
+		pmu__cpu_pause(&pc->pmu);
+}
+
+/* The sched_switch probe (TP_PROTO of include/trace/events/sched.h, after
+ * the registration's data pointer). Runs for every context switch of every
+ * CPU while a per-process session runs: a CPU that does not sample returns
+ * at once, a switch between two tasks on the same side costs the filter
+ * test only. current is still prev. */
+static void pp_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			    struct task_struct *next, unsigned int prev_state)
+{
+	struct pp_cpu *pc = this_cpu_ptr(pp_cpus);
+
+	if (!READ_ONCE(pc->sampling) || !READ_ONCE(pp_sess.per_task))
+		return;
+	pp_target_switch(pc, pp_task_is_target(&pp_sess, next));
+}
+
+static void pp_tp_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/* START of a per-process session: hook the context switch. False (the
+ * session then counts everywhere and filters at sample time) for other
+ * targets, or when the tracepoint is missing or refuses the probe. */
+static bool pp_switch_hook(struct pp_session *s)
+{
+	int err;
+
+	if (s->plan.cap.target != PMUPROF_TARGET_PID)
+		return false;
+	if (!pp_tp_switch) {
+		pr_info_once(PP_NAME ": no sched_switch tracepoint: per-process sessions count "
+				     "on every CPU and filter at sample time\n");
+		return false;
+	}
+	err = tracepoint_probe_register(pp_tp_switch, (void *)pp_sched_switch, NULL);
+	if (err) {
+		pr_warn_ratelimited(PP_NAME ": sched_switch probe: %d: counting on every CPU\n",
+				    err);
+		return false;
+	}
+	return true;
+}
+
+/* STOP, once every CPU has ended: no probe runs after this returns. */
+static void pp_switch_unhook(struct pp_session *s)
+{
+	if (!s->per_task)
+		return;
+	WRITE_ONCE(s->per_task, false);
+	tracepoint_probe_unregister(pp_tp_switch, (void *)pp_sched_switch, NULL);
+	tracepoint_synchronize_unregister();
+}
+
 /* Start sampling on this CPU. Runs on the CPU itself (IPI from START, or
  * the cpuhp online callback), interrupts disabled. */
 static void pp_cpu_begin(void *arg)
@@ -430,14 +552,18 @@ static void pp_cpu_begin(void *arg)
 
 	pc->clock_period_ns = s->plan.clock_period_ns;
 	pc->clock_due_ns = 0;
+	/* the task interrupted here (the opener on its own CPU, a cpuhp
+	 * thread when the CPU comes up) until the next context switch */
+	WRITE_ONCE(pc->target_on, !s->per_task || pp_task_is_target(s, current));
 	if (target) {
 		WRITE_ONCE(pc->sampling, true);
 		if (s->plan.nr_pmu_events) {
 			u32 i;
 
 			WRITE_ONCE(pc->pmu_running, true);
-			if (pmu__cpu_start_mem(&pc->pmu, &s->plan.pmu,
-					       s->plan.pmu.pebs_enable ? &pc->pebs_mem : NULL)) {
+			if (pmu__cpu_start_ex(&pc->pmu, &s->plan.pmu,
+					      s->plan.pmu.pebs_enable ? &pc->pebs_mem : NULL,
+					      !pc->target_on)) {
 				/* no PEBS memory for this CPU: it cannot sample */
 				WRITE_ONCE(pc->pmu_running, false);
 				pr_warn_once(PP_NAME ": cpu=%u: no PEBS buffers, its counters "
@@ -466,6 +592,7 @@ static void pp_cpu_end(void *arg)
 		pmu__cpu_stop(&pc->pmu);
 		WRITE_ONCE(pc->pmu_running, false);
 	}
+	WRITE_ONCE(pc->target_on, false);
 }
 
 static int pp_cpu_online(unsigned int cpu)
@@ -570,6 +697,8 @@ int pp_session_start(struct pp_session *s)
 			return err;
 		}
 	}
+	/* before cpus_read_lock(): registering takes it (static keys) */
+	s->per_task = pp_switch_hook(s);
 	cpus_read_lock();
 	if (s->plan.clock_event >= 0)
 		pp_replan(s, IPIPLAN_NO_CPU, false);
@@ -612,6 +741,7 @@ void pp_session_stop(struct pp_session *s)
 	for_each_possible_cpu (cpu)
 		hrtimer_cancel(&per_cpu_ptr(pp_cpus, cpu)->timer);
 	cpus_read_unlock();
+	pp_switch_unhook(s);
 	pp_ipis_drain();
 	if (s->plan.nr_pmu_events)
 		pmu__release(&s->plan.pmu);
@@ -697,6 +827,7 @@ int pp_sampler_init(void)
 		pc->timer.function = pp_timer_fn;
 		init_irq_work(&pc->wake_work, pp_wake_fn);
 	}
+	for_each_kernel_tracepoint(pp_tp_find, &pp_tp_switch);
 	err = register_nmi_handler(NMI_LOCAL, pp_nmi_handler, 0, PP_NAME);
 	if (err) {
 		pr_err(PP_NAME ": register_nmi_handler failed: %d\n", err);

@@ -13,6 +13,8 @@
  *                                             by the glue: kernel/pmu never
  *                                             allocates), NULL without PEBS
  *   pmu__handle_nmi_ex(&pcpu, &ops, ctx)      NMI handler          [NMI]
+ *   pmu__cpu_pause / pmu__cpu_resume(&pcpu)   per-process sessions: context
+ *                                             switch away from / to a target
  *   pmu__cpu_stop(&pcpu)                      STOP, on each CPU (IPI)
  *   pmu__release(&plan)                       STOP, after all CPUs stopped
  */
@@ -120,6 +122,9 @@ struct pmu_cpu {
 	bool freeze_cleared; /* DEBUGCTL.FREEZE_PERFMON_ON_PMI was set: set it again at stop */
 	bool running;
 	bool stopping;	  /* pmu__cpu_stop runs: the handler must not re-enable */
+	bool paused;	  /* pmu__cpu_pause: ours disabled, values kept; the
+			   * handler must not re-enable */
+	u64 paused_ns;	  /* when pmu__cpu_pause ran (frequency mode clock) */
 	u64 loops_capped; /* overflow loop hit PMU_MAX_OVF_LOOPS */
 	/* PEBS, when plan->pebs_enable */
 	struct pmu_pebs_mem pebs_mem;
@@ -164,6 +169,11 @@ void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan);
  */
 int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		       const struct pmu_pebs_mem *mem);
+/* Same, with `paused`: everything programmed and armed, but our counters
+ * left disabled as pmu__cpu_pause() leaves them (the CPU runs no task of
+ * a per-process session's target). */
+int pmu__cpu_start_ex(struct pmu_cpu *pc, const struct pmu_plan *plan,
+		      const struct pmu_pebs_mem *mem, bool paused);
 /* Disable ours (PEBS_ENABLE bits first cleared with the counters),
  * clear their overflow bits (and the DS-buffer bit), restore
  * IA32_PEBS_DATA_CFG, IA32_DS_AREA, DEBUGCTL's freeze bit and LVTPC.
@@ -171,6 +181,25 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
  * handled but leaves our counters disabled. The PEBS memory may be freed
  * once every CPU has stopped and no NMI handler runs any more. */
 void pmu__cpu_stop(struct pmu_cpu *pc);
+
+/*
+ * Per-process sessions: stop our counters when the CPU switches away from
+ * the target and let them go on when it switches back, as perf switches a
+ * task's events at context switch. Only the enables change (GLOBAL_CTRL
+ * bits; version 1: each PERFEVTSELx.EN): the counters are ours for the
+ * session, so a disabled counter keeps its value, and the period in
+ * progress resumes where it stopped. Call on the CPU itself with
+ * interrupts off (the scheduler's switch path). An NMI may come in between:
+ * `paused` is set before the first disabling write and cleared before the
+ * enabling one, and the handler re-enables nothing while it is set; an
+ * overflow raised just before the pause is still served (it belongs to the
+ * task that is still current). No-ops when not running, when already in
+ * the requested state, and (resume) inside pmu__cpu_stop. Frequency mode
+ * measures rates over the time the counters ran: resume moves each
+ * frequency counter's last overflow time on by the time paused.
+ */
+void pmu__cpu_pause(struct pmu_cpu *pc);
+void pmu__cpu_resume(struct pmu_cpu *pc);
 
 /*
  * NMI entry. An overflow of ours: a GLOBAL_STATUS bit of an interrupting

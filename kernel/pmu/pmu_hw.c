@@ -208,6 +208,12 @@ void pmu__cpu_start(struct pmu_cpu *pc, const struct pmu_plan *plan)
 int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 		       const struct pmu_pebs_mem *mem)
 {
+	return pmu__cpu_start_ex(pc, plan, mem, false);
+}
+
+int pmu__cpu_start_ex(struct pmu_cpu *pc, const struct pmu_plan *plan,
+		      const struct pmu_pebs_mem *mem, bool paused)
+{
 	u64 ctrl = 0, fixed, v;
 	u64 now = plat_now_ns();
 
@@ -261,9 +267,14 @@ int pmu__cpu_start_mem(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	 * before the first counter counts: enable last (v1 too). */
 	pc->saved_lvtpc = plat_lvtpc_read();
 	plat_lvtpc_set_nmi();
+	pc->paused = paused;
+	pc->paused_ns = now;
 	pc->running = true;
 	pmu__barrier(); /* running before enabling; the NMI runs on this CPU */
-	if (pmu__has_global(plan)) {
+	if (paused) {
+		/* as pmu__cpu_pause leaves them: v2+ GLOBAL_CTRL bits clear
+		 * (cleared above), v1 EN clear (written so above) */
+	} else if (pmu__has_global(plan)) {
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | plan->global_ctrl);
 	} else {
 		for (u32 i = 0; i < plan->nr; i++) /* v1: counts from here */
@@ -310,5 +321,65 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 	pc->running = false;
 	pmu__barrier(); /* not running before LVTPC goes back to its owner */
 	plat_lvtpc_write(pc->saved_lvtpc);
+	pc->paused = false;
 	pc->stopping = false;
+}
+
+/* Our enables off (on) as one step each: GLOBAL_CTRL bits on version 2+,
+ * every PERFEVTSELx.EN on version 1 (no fixed counters there). */
+static void enables_write(const struct pmu_plan *plan, bool on)
+{
+	u64 v;
+
+	if (pmu__has_global(plan)) {
+		v = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
+			   on ? v | plan->global_ctrl : v & ~plan->global_ctrl);
+		return;
+	}
+	for (u32 i = 0; i < plan->nr; i++)
+		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx,
+			   on ? plan->a[i].evtsel : plan->a[i].evtsel & ~X86_EVTSEL_EN);
+}
+
+/*
+ * Context switch away from the target. `paused` first: an NMI from here on
+ * serves what it finds (an overflow raised before the disable is the
+ * outgoing task's, still current) and leaves our enables off; an NMI before
+ * this point ran with them on and restored them, and we clear them now.
+ * The counters keep their values and the period in progress (armed/left)
+ * stays as it is: nothing else writes them while they are ours.
+ */
+void pmu__cpu_pause(struct pmu_cpu *pc)
+{
+	const struct pmu_plan *plan = pc->plan;
+
+	if (!pc->running || pc->paused || !plan || !plan->nr)
+		return;
+	pc->paused = true;
+	pmu__barrier(); /* paused before the disabling write; the NMI runs here */
+	enables_write(plan, false);
+	pc->paused_ns = plat_now_ns();
+}
+
+/* Context switch to a target task: the counters go on from the values they
+ * stopped at. An NMI between clearing `paused` and the enabling write finds
+ * our counters disabled (nothing of ours can overflow) or, if it serves a
+ * PMI, enables them itself; the write below is then a repeat. */
+void pmu__cpu_resume(struct pmu_cpu *pc)
+{
+	const struct pmu_plan *plan = pc->plan;
+	u64 away;
+
+	if (!pc->running || !pc->paused || pc->stopping || !plan || !plan->nr)
+		return;
+	/* Frequency mode: the rate is events per running time. Nothing of
+	 * ours can overflow (so no NMI reads last_ns) while disabled. */
+	away = plat_now_ns() - pc->paused_ns;
+	for (u32 i = 0; i < plan->nr; i++)
+		if (plan->a[i].freq_hz)
+			pc->last_ns[i] += away;
+	pc->paused = false;
+	pmu__barrier(); /* not paused before enabling */
+	enables_write(plan, true);
 }

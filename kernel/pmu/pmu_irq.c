@@ -213,8 +213,9 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 			break;
 		}
 	}
-	/* an NMI inside pmu__cpu_stop leaves what stop disabled disabled */
-	for (u32 i = 0; !pc->stopping && i < plan->nr; i++)
+	/* an NMI inside pmu__cpu_stop leaves what stop disabled disabled, and
+	 * one on a paused CPU (switched away from the target) what pause did */
+	for (u32 i = 0; !pc->stopping && !pc->paused && i < plan->nr; i++)
 		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx, plan->a[i].evtsel);
 	plat_lvtpc_set_nmi();
 	return n;
@@ -307,8 +308,9 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	}
 	/* An NMI inside pmu__cpu_stop: stop has cleared (or is about to
 	 * clear) our enables; restoring the ones found at entry would turn
-	 * our counters back on after it. */
-	if (!pc->stopping)
+	 * our counters back on after it. Likewise on a CPU that
+	 * pmu__cpu_pause switched away from the target. */
+	if (!pc->stopping && !pc->paused)
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | ours);
 	/* The APIC masked LVTPC when it delivered the PMI; reopen it last so
 	 * that a new overflow cannot interrupt us half-way. */
