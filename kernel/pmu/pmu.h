@@ -119,7 +119,8 @@ struct pmu_cpu {
 					  * armed minus the overshoot carried in */
 	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
 	u32 saved_lvtpc;
-	bool freeze_cleared; /* DEBUGCTL.FREEZE_PERFMON_ON_PMI was set: set it again at stop */
+	u64 saved_global_ours; /* our GLOBAL_CTRL bits as found at start (put back at stop) */
+	bool freeze_cleared;   /* DEBUGCTL.FREEZE_PERFMON_ON_PMI was set: set it again at stop */
 	bool running;
 	bool stopping;	  /* pmu__cpu_stop runs: the handler must not re-enable */
 	bool paused;	  /* pmu__cpu_pause: ours disabled, values kept; the

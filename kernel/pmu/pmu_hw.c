@@ -227,6 +227,7 @@ int pmu__cpu_start_ex(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	}
 	if (pmu__has_global(plan)) {
 		ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+		pc->saved_global_ours = ctrl & plan->global_ctrl;
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~plan->global_ctrl);
 	}
 	freeze_off(pc);
@@ -318,6 +319,13 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 		plat_wrmsr(MSR_IA32_DS_AREA, pc->saved_ds_area);
 	}
 	freeze_restore(pc);
+	/* Our counters are off (event selects, fixed nibbles): give our
+	 * GLOBAL_CTRL bits back as found (Linux's perf leaves every enable
+	 * set while it has no events). */
+	if (pmu__has_global(plan) && pc->saved_global_ours) {
+		v = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, v | pc->saved_global_ours);
+	}
 	pc->running = false;
 	pmu__barrier(); /* not running before LVTPC goes back to its owner */
 	plat_lvtpc_write(pc->saved_lvtpc);

@@ -234,7 +234,7 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	const struct pmu_plan *plan = pc->plan;
 	unsigned int loops = 0;
 	u64 ours, want, status, ctrl, now;
-	bool buf_pmi = false;
+	bool buf_pmi = false, tail_checked = false;
 	int n = 0;
 
 	if (!pc->running || !plan || !plan->nr)
@@ -263,8 +263,9 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	}
 
 	ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
-	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
 	now = plat_now_ns();
+again:
+	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
 	for (;;) {
 		u64 mine = status & want;
 		u32 rearm = 0;
@@ -303,6 +304,7 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 			break;
 		if (++loops >= PMU_MAX_OVF_LOOPS) {
 			reset_ours(pc);
+			tail_checked = true; /* status keeps re-asserting: no tail check */
 			break;
 		}
 	}
@@ -315,6 +317,19 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	/* The APIC masked LVTPC when it delivered the PMI; reopen it last so
 	 * that a new overflow cannot interrupt us half-way. */
 	plat_lvtpc_set_nmi();
+	/* A counter close to its overflow when we re-enabled (a period carried
+	 * down to a few events, or one that was near its end anyway) can wrap
+	 * before LVTPC is open again: its PMI met a masked entry and was
+	 * dropped (a masked LVT entry inhibits reception, SDM Vol. 3A 11.5.1),
+	 * and the counter, now far from its next wrap, would never interrupt
+	 * again. Look once more; a PMI that did get through finds nothing
+	 * and is swallowed (we return more than one). */
+	if (!tail_checked && !pc->stopping && !pc->paused) {
+		tail_checked = true;
+		status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+		if (status & want)
+			goto again;
+	}
 	/* a buffer PMI of ours with no usable record is still ours */
 	return n ? n : (buf_pmi ? 1 : 0);
 }
