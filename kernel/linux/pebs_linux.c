@@ -21,6 +21,12 @@
  * without PTI by default; elsewhere `pti=off` on the kernel command line
  * makes PEBS available (at the security cost that implies).
  *
+ * The other refusal is per session, at START (pmu__reserve, portable):
+ * while a hypervisor has VMX on on any online CPU (CR4.VMXE, read on each
+ * CPU by plat_cr4_any_cpu), a session with precise events fails with
+ * EAGAIN, because KVM's guest entries would leave our PEBS armed inside
+ * the guests (docs/PMU.md).
+ *
  * UNVERIFIED ON HARDWARE: no machine with a PEBS-capable PMU was available;
  * see docs/PMU.md for what the host model verifies.
  */

@@ -11,6 +11,7 @@
 #include <linux/rcupdate.h>
 #include <linux/cred.h>
 #include <linux/smp.h>
+#include <linux/atomic.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/kprobes.h>
@@ -62,6 +63,23 @@ u64 plat_now_ns(void)
 	return ktime_get_mono_fast_ns();
 }
 NOKPROBE_SYMBOL(plat_now_ns);
+
+/* Runs on each CPU (IPI, interrupts off). The register, not Linux's
+ * per-CPU shadow: a hypervisor module need not keep the shadow up to date
+ * (KVM does, with cr4_set_bits()). */
+static void pp_cr4_or_this_cpu(void *arg)
+{
+	atomic64_or((s64)__read_cr4(), arg);
+}
+
+u64 plat_cr4_any_cpu(void)
+{
+	atomic64_t any = ATOMIC64_INIT(0);
+
+	might_sleep();
+	on_each_cpu(pp_cr4_or_this_cpu, &any, 1);
+	return (u64)atomic64_read(&any);
+}
 
 u32 plat_lvtpc_read(void)
 {

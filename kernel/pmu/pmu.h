@@ -8,6 +8,7 @@
  *   pmu__probe(&caps)                         module load, once
  *   pmu__plan(&caps, cfg, &plan, &why)        CONFIGURE ioctl (pure, no MSRs)
  *   pmu__reserve(&plan)                       START, before any MSR write
+ *                                             (PEBS: refused while VMX is on)
  *   pmu__cpu_start_mem(&pcpu, &plan, &mem)    START, on each CPU (IPI); mem =
  *                                             the CPU's PEBS memory (allocated
  *                                             by the glue: kernel/pmu never
@@ -151,7 +152,10 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 	      const char **why);
 
 /* Take every counter and event-select the plan uses through the platform's
- * reservation API. -EBUSY (with everything released) if any is held. */
+ * reservation API. -EBUSY (with everything released) if any is held. A plan
+ * with PEBS first asks every online CPU for CR4.VMXE (plat_cr4_any_cpu):
+ * -EAGAIN, nothing taken, while a hypervisor (KVM) has VMX on, since guest
+ * entries would keep our PEBS armed. Process context. */
 int pmu__reserve(const struct pmu_plan *plan, const char **why);
 void pmu__release(const struct pmu_plan *plan);
 

@@ -2,7 +2,8 @@
 /*
  * kernel/pmu event validation and counter scheduling (pmu__plan: pure, no
  * MSR access), and the reservation of the counters a plan uses
- * (pmu__reserve/pmu__release, through the platform's reservation API).
+ * (pmu__reserve/pmu__release, through the platform's reservation API),
+ * which also refuses PEBS while a hypervisor has VMX on.
  */
 #include "pmu_internal.h"
 #include "pmuprof/platform.h"
@@ -405,12 +406,38 @@ static void release_taken(u32 perfctr, u32 evntsel)
 	}
 }
 
+/*
+ * PEBS under a hypervisor on this host. Before a VM entry, KVM asks perf
+ * which PMU MSRs to switch (perf_guest_get_msrs: GLOBAL_CTRL, PEBS_ENABLE)
+ * and perf answers from its own events, in which pmuprof's counters do not
+ * appear: our GLOBAL_CTRL and PEBS_ENABLE bits stay set across the entry,
+ * and the CPU goes on writing PEBS records through our DS area's linear
+ * addresses while the guest runs, in the guest's address space. So a PEBS
+ * plan does not start while CR4.VMXE is set on any online CPU (Linux 6.1's
+ * KVM sets it from its first VM's creation to its last VM's destruction;
+ * newer kernels from KVM's load). Asked once, at START: a VM created later
+ * in the session is not seen (docs/PMU.md).
+ */
+static bool vmx_in_use(void)
+{
+	return plat_cr4_any_cpu() & X86_CR4_VMXE;
+}
+
 int pmu__reserve(const struct pmu_plan *plan, const char **why)
 {
 	u32 want, perfctr = 0, evntsel = 0;
 
 	if (!plan->nr)
 		return 0;
+	if (pmu__has_pebs(plan) && vmx_in_use()) {
+		if (why)
+			*why = "pmu: PEBS refused: VMX is on (CR4.VMXE) on at least one CPU, "
+			       "so KVM (or another hypervisor) runs VMs on this host, and KVM "
+			       "switches the PMU at guest entry from perf's state, not "
+			       "pmuprof's: PEBS would stay armed inside the guests; stop the "
+			       "VMs, or drop the precise modifier";
+		return -EAGAIN;
+	}
 	want = reserve_mask(plan);
 	for (u32 i = 0; i < X86_PMU_MAX_GP; i++) {
 		if (!(want & (1u << i)))

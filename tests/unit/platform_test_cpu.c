@@ -43,6 +43,9 @@ static struct {
 	u64 now, step;
 	unsigned int cpu;
 
+	u64 cr4[PLAT_TEST_MAX_CPUS];
+	unsigned int cr4_queries;
+
 	struct plat_test_access log[PLAT_TEST_LOG_MAX];
 	unsigned int log_len, log_dropped;
 } T;
@@ -323,6 +326,28 @@ void plat_test_advance_ns(u64 ns)
 void plat_test_set_clock_step(u64 step_ns)
 {
 	T.step = step_ns;
+}
+
+/* --- CR4 ------------------------------------------------------------------ */
+u64 plat_cr4_any_cpu(void)
+{
+	u64 any = 0;
+
+	T.cr4_queries++;
+	for (unsigned int i = 0; i < PLAT_TEST_MAX_CPUS; i++)
+		any |= T.cr4[i];
+	return any;
+}
+
+void plat_test_set_cr4(unsigned int cpu, u64 val)
+{
+	if (cpu < PLAT_TEST_MAX_CPUS)
+		T.cr4[cpu] = val;
+}
+
+unsigned int plat_test_cr4_queries(void)
+{
+	return T.cr4_queries;
 }
 
 /* --- LVTPC ---------------------------------------------------------------- */

@@ -17,6 +17,9 @@
  *    MSRs FOREIGN to play "perf or the NMI watchdog holds it".
  *  - Clock: plat_now_ns() returns a value the test sets (optionally
  *    advancing by a fixed step on every call); current cpu is settable.
+ *  - CR4: one value per CPU (0 after reset), every CPU online;
+ *    plat_cr4_any_cpu() ORs them and counts the queries (a query is a round
+ *    of IPIs on Linux).
  *  - Access log: every MSR read/write, LVTPC write, reservation and release
  *    is appended to a bounded log so tests can check order ("LVTPC last").
  */
@@ -103,6 +106,13 @@ void plat_test_advance_ns(u64 ns);
 /* Every plat_now_ns() call advances the clock by step AFTER returning. */
 void plat_test_set_clock_step(u64 step_ns);
 void plat_test_set_cpu(unsigned int cpu);
+
+/* --- CR4 ------------------------------------------------------------------ */
+#define PLAT_TEST_MAX_CPUS 64
+/* CR4 of `cpu` as plat_cr4_any_cpu() sees it (e.g. VMXE: KVM runs VMs). */
+void plat_test_set_cr4(unsigned int cpu, u64 val);
+/* plat_cr4_any_cpu() calls since reset. */
+unsigned int plat_test_cr4_queries(void);
 
 /* --- Access log ----------------------------------------------------------- */
 enum plat_test_op {

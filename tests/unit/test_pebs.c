@@ -649,6 +649,96 @@ START_TEST(test_plan_pebs)
 }
 END_TEST
 
+/* --- VMX in use: no PEBS (issue 15, defect 5) ----------------------------- */
+/*
+ * KVM builds the MSR switch of a guest entry from perf's state, in which
+ * pmuprof's counters do not appear: PEBS_ENABLE and GLOBAL_CTRL bits of
+ * ours would stay set while a guest runs. START refuses a plan with PEBS
+ * while any CPU has CR4.VMXE (bit 13, written here as a literal) set, with
+ * EAGAIN (the VMs may go away) and a message that says so; PMU events
+ * without the precise modifier still start. CONFIGURE (pmu__plan) stays
+ * pure: the CPUs are asked at START only, and only for a PEBS plan.
+ */
+#define CR4_VMXE_LIT  (1ull << 13)
+#define CR4_LINUX_LIT 0x3706f0ull /* PAE PGE OSFXSR ... SMEP SMAP, no VMXE */
+#define VMX_CPU_NONE  0xffffffffu
+
+struct vmx_row {
+	int line;
+	u32 nr;
+	u64 config[2];
+	u32 flags[2];
+	u32 vmx_cpu; /* CPU whose CR4 has VMXE, VMX_CPU_NONE: none */
+	u64 cr4;     /* CR4 of every other CPU 0..7 */
+	int rc;	     /* of pmu__reserve */
+};
+
+static const struct vmx_row vmx_rows[] = {
+	/* no VMX: PEBS allowed */
+	{__LINE__, 1, {0x81d0}, {PR}, VMX_CPU_NONE, 0, 0},
+	{__LINE__, 1, {0x81d0}, {PR}, VMX_CPU_NONE, CR4_LINUX_LIT, 0},
+	/* VMX on one CPU (not the current one): PEBS refused */
+	{__LINE__, 1, {0x81d0}, {PR}, 3, CR4_LINUX_LIT, -EAGAIN},
+	{__LINE__, 1, {0x81d0}, {PR}, 0, 0, -EAGAIN},
+	/* one precise event among others is enough */
+	{__LINE__, 2, {0x412e, 0x01c0}, {0, PR}, 7, CR4_LINUX_LIT, -EAGAIN},
+	/* VMX on, no precise event: the PMU works as before */
+	{__LINE__, 2, {0x412e, 0x00c0}, {0, 0}, 3, CR4_LINUX_LIT, 0},
+	{__LINE__, 1, {0x81d0}, {0}, 0, 0, 0},
+};
+
+START_TEST(test_vmx_refuses_pebs)
+{
+	const struct vmx_row *r = &vmx_rows[_i];
+	struct pmuprof_config cfg;
+	struct pmu_plan plan;
+	const char *why = NULL;
+	bool pebs = false;
+	int rc;
+
+	use(Q_SKL);
+	plat_test_set_cpu(1);
+	for (unsigned int cpu = 0; cpu < 8; cpu++)
+		plat_test_set_cr4(cpu, r->cr4 | (cpu == r->vmx_cpu ? CR4_VMXE_LIT : 0));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.nr_events = r->nr;
+	for (u32 i = 0; i < r->nr; i++) {
+		cfg.events[i].config = r->config[i];
+		cfg.events[i].period = 10000;
+		cfg.events[i].flags = r->flags[i];
+		cfg.events[i].source = PMUPROF_SOURCE_PMU;
+		pebs |= !!(r->flags[i] & PR);
+	}
+	/* CONFIGURE: the plan is made either way, without asking the CPUs */
+	ck_assert_msg(pmu__plan(&C, &cfg, &plan, &why) == 0, "line %d: plan: %s", r->line,
+		      why ? why : "-");
+	ck_assert_uint_eq(plat_test_cr4_queries(), 0);
+	plat_test_log_clear();
+
+	why = NULL;
+	rc = pmu__reserve(&plan, &why);
+	ck_assert_msg(rc == r->rc, "line %d: reserve rc %d want %d (%s)", r->line, rc, r->rc,
+		      why ? why : "-");
+	/* the CPUs are asked once for a PEBS plan, never otherwise */
+	ck_assert_msg(plat_test_cr4_queries() == (pebs ? 1u : 0u), "line %d: %u CR4 queries",
+		      r->line, plat_test_cr4_queries());
+	if (rc) {
+		ck_assert_msg(why && strstr(why, "PEBS") && strstr(why, "KVM") &&
+				      strstr(why, "VMX") && strstr(why, "precise"),
+			      "line %d: why '%s'", r->line, why ? why : "(null)");
+		/* refused before anything was taken or written */
+		ck_assert_uint_eq(plat_test_reserved_count(), 0);
+		ck_assert_uint_eq(plat_test_log_len(), 0);
+		return;
+	}
+	ck_assert_uint_ne(plat_test_reserved_count(), 0);
+	pmu__release(&plan);
+	ck_assert_uint_eq(plat_test_reserved_count(), 0);
+	ck_assert_uint_eq(plat_test_bad_releases(), 0);
+}
+END_TEST
+
 /* --- end to end ----------------------------------------------------------- */
 #define PERIOD	  1000u
 #define N_SAMPLES 10u
@@ -1338,6 +1428,7 @@ static Suite *pebs_suite(void)
 	tc = tcase_create("probe-plan");
 	tcase_add_loop_test(tc, test_probe_pebs, 0, PP_ARRAY_SIZE(probe_rows));
 	tcase_add_loop_test(tc, test_plan_pebs, 0, PP_ARRAY_SIZE(plan_rows));
+	tcase_add_loop_test(tc, test_vmx_refuses_pebs, 0, PP_ARRAY_SIZE(vmx_rows));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("model-e2e");
 	tcase_add_loop_test(tc, test_e2e_formats, 0, PP_ARRAY_SIZE(fmt_rows));

@@ -177,6 +177,12 @@ const char *device__ioctl_hint(int err, const struct pmuprof_info *info)
 		return "the PMU counters are held by another PMU user (perf, or a profiler "
 		       "built on it; the NMI watchdog is off); stop it, then retry";
 	}
+	case EAGAIN:
+		/* START of a session with precise events while a CPU has VMX on
+		 * (kernel/pmu/pmu_sched.c, docs/PMU.md): nothing else returns it. */
+		return "PEBS (:p / precise events) is refused while KVM guests run on this host: "
+		       "their entry would keep PEBS armed inside the guest; stop the VMs or drop "
+		       ":p";
 	case ENODEV:
 	case EOPNOTSUPP:
 		return info && info->pmu_status != PMUPROF_PMU_OK

@@ -68,6 +68,10 @@ void plat_wrmsr(u32 msr, u64 val);	/* [NMI] */
 int plat_rdmsr_safe(u32 msr, u64 *val); /* 0 or -EIO if the MSR faults */
 unsigned int plat_cpu(void);		/* [NMI] current CPU number */
 u64 plat_now_ns(void);			/* [NMI] monotonic, NMI-safe */
+/* CR4 bits set on at least one online CPU: the OR of every online CPU's
+ * CR4, each read on its CPU (Linux: a function call IPI to each). Process
+ * context, may wait for the other CPUs; a snapshot, stale once returned. */
+u64 plat_cr4_any_cpu(void);
 
 /* --- Local APIC performance-counter LVT ------------------------------- */
 u32 plat_lvtpc_read(void);

@@ -7,8 +7,9 @@
  * Sources: Intel SDM vol. 3B ch. 20 "Performance Monitoring" (architectural
  * performance monitoring versions 1..5, PEBS), vol. 4 "Model-Specific
  * Registers" (table 2-2, architectural MSRs), vol. 2A CPUID (leaves 0, 1,
- * 0AH) and vol. 3A ch. 11 "APIC" (LVT layout). Bit fields are declared LSB
- * first, as GCC lays them out on x86 (the same convention as Linux's
+ * 0AH), vol. 3A ch. 11 "APIC" (LVT layout) and vol. 3A 2.5 (the one CR4
+ * bit pmuprof looks at: VMXE). Bit fields are declared LSB first, as GCC
+ * lays them out on x86 (the same convention as Linux's
  * arch/x86/include/asm/perf_event.h).
  *
  * No logic here; .c files use only these names, never bare numbers.
@@ -404,5 +405,15 @@ union x86_perf_capabilities {
 #define X86_PEBS_LBR_ENTRY_SIZE	      0x18  /* from, to, info */
 
 #define X86_PEBS_FORMAT_MAX 5 /* highest format pmuprof parses */
+
+/* ------------------------------------------------------------------ */
+/* CR4 (SDM vol. 3A 2.5 "Control Registers")                           */
+/* ------------------------------------------------------------------ */
+/* CR4.VMXE, bit 13: VMX enable. VMXON faults unless it is set, and it
+ * cannot be cleared while the CPU is in VMX operation (vol. 3C "Enabling
+ * and Entering VMX Operation", "Restrictions on VMX Operation"). Linux's
+ * KVM sets it just before VMXON and clears it after VMXOFF, so on Linux it
+ * reads "a hypervisor has VMX on on this CPU". */
+#define X86_CR4_VMXE (1ull << 13)
 
 #endif /* PMUPROF_X86_PMU_REGS_H */
