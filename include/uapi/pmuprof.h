@@ -290,6 +290,8 @@ enum pmuprof_state {
 #define PMUPROF_IOC_MAGIC     0xB7
 #define PMUPROF_IOC_GET_INFO  _IOWR(PMUPROF_IOC_MAGIC, 1, struct pmuprof_info)
 #define PMUPROF_IOC_CONFIGURE _IOW(PMUPROF_IOC_MAGIC, 2, struct pmuprof_config)
+/* START: EBUSY when perf or the NMI watchdog holds the counters; EAGAIN for
+ * precise (PEBS) events while VMX is on (KVM guests on this host). */
 #define PMUPROF_IOC_START     _IO(PMUPROF_IOC_MAGIC, 3)
 #define PMUPROF_IOC_STOP      _IO(PMUPROF_IOC_MAGIC, 4)
 #define PMUPROF_IOC_GET_STATS _IOWR(PMUPROF_IOC_MAGIC, 5, struct pmuprof_stats)
