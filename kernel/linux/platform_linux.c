@@ -120,43 +120,54 @@ void plat_release_evntsel(u32 msr)
 
 /*
  * The frame-pointer walk reads one {saved rbp, return address} pair per
- * frame, up to 256 times per sample. copy_from_user_nmi() pays a call into
- * the generic string copy for those 16 bytes (rep movsb where the CPU has
- * ERMS: a startup cost on hardware, 16 emulated iterations under TCG), so
- * an aligned pair is read with two loads between one STAC/CLAC instead,
- * with the checks copy_from_user_nmi() makes: a user address (access_ok),
- * the page tables in CR3 are current's, and no fault is served
- * (pagefault_disable: a fault takes the exception-table fixup). When CR3
- * does not hold current's page tables (a context switch in progress, a
- * paravirtualised CR3), copy_from_user_nmi() itself decides, with the
- * kernel's own nmi_uaccess_okay(), which is not exported to modules.
+ * frame, up to 256 times per sample, as perf's perf_callchain_user() does:
+ * the checks that hold for the whole walk once (plat_user_batch_begin: the
+ * page tables in CR3 are current's, and no fault is served:
+ * pagefault_disable, a fault takes the exception-table fixup), then per
+ * frame two loads between one STAC/CLAC after access_ok
+ * (plat_copy_user_pair). copy_from_user_nmi() would pay a call into the
+ * generic string copy for those 16 bytes (rep movsb where the CPU has ERMS:
+ * a startup cost on hardware, 16 emulated iterations under TCG) and its
+ * checks again for every frame. When CR3 does not hold current's page
+ * tables (a context switch in progress, a paravirtualised CR3), no batch is
+ * opened and copy_from_user_nmi() decides, with the kernel's own
+ * nmi_uaccess_okay(), which is not exported to modules.
  */
-static size_t copy_user_pair_nmi(u64 *dst, u64 uaddr)
+bool plat_user_batch_begin(void)
 {
-	const u64 __user *p = (const u64 __user *)(unsigned long)uaddr;
 	struct mm_struct *mm = current->mm;
 
-	if (!mm || read_cr3_pa() != __pa(mm->pgd)) /* the slow path decides */
-		return copy_from_user_nmi(dst, p, 2 * sizeof(u64));
+	if (!mm || read_cr3_pa() != __pa(mm->pgd))
+		return false;
+	pagefault_disable();
+	return true;
+}
+NOKPROBE_SYMBOL(plat_user_batch_begin);
+
+size_t plat_copy_user_pair(u64 *dst, u64 uaddr)
+{
+	const u64 __user *p = (const u64 __user *)(unsigned long)uaddr;
+
 	if (!user_access_begin(p, 2 * sizeof(u64)))
 		return 2 * sizeof(u64);
-	pagefault_disable();
 	unsafe_get_user(dst[0], p, fault);
 	unsafe_get_user(dst[1], p + 1, fault);
-	pagefault_enable();
 	user_access_end();
 	return 0;
 fault:
-	pagefault_enable();
 	user_access_end();
 	return 2 * sizeof(u64);
 }
-NOKPROBE_SYMBOL(copy_user_pair_nmi);
+NOKPROBE_SYMBOL(plat_copy_user_pair);
+
+void plat_user_batch_end(void)
+{
+	pagefault_enable();
+}
+NOKPROBE_SYMBOL(plat_user_batch_end);
 
 size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
 {
-	if (n == 2 * sizeof(u64) && !(uaddr & 7) && !((unsigned long)dst & 7))
-		return copy_user_pair_nmi(dst, uaddr);
 	/* copy_from_user_nmi checks access_ok and that current's mm is the
 	 * loaded one, and never faults pages in. */
 	return copy_from_user_nmi(dst, (const void __user *)(unsigned long)uaddr, n);

@@ -49,11 +49,9 @@ PP_NOKPROBE(capture__sample_size);
 unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned int max,
 				 u32 *sflags)
 {
-	struct {
-		u64 next_fp;
-		u64 ret;
-	} frame;
+	u64 frame[2]; /* a frame record: {saved rbp, return address} */
 	unsigned int n = 0;
+	bool batch;
 	u64 fp;
 
 	if (!max)
@@ -62,6 +60,11 @@ unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned
 	if (uregs->compat)
 		return n; /* 32-bit frames are not walked (documented) */
 	fp = uregs->gpr[PP_REG_BP];
+	if (!fp || (fp & 7))
+		return n;
+	/* The checks that hold for the whole walk once, as perf does; without
+	 * a batch (page tables not current's), the careful copy per frame. */
+	batch = plat_user_batch_begin();
 	/* Bounded: at most max - 1 iterations, one 16-byte read each. */
 	while (fp) {
 		if (fp & 7)
@@ -70,19 +73,22 @@ unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned
 			*sflags |= PMUPROF_SF_USTACK_TRUNC;
 			break;
 		}
-		if (plat_copy_user_nmi(&frame, fp, sizeof(frame)) != 0) {
+		if ((batch ? plat_copy_user_pair(frame, fp)
+			   : plat_copy_user_nmi(frame, fp, sizeof(frame))) != 0) {
 			*sflags |= PMUPROF_SF_USTACK_FAULT;
 			break;
 		}
-		if (!frame.ret)
+		if (!frame[1])
 			break;
-		out[n++] = frame.ret;
+		out[n++] = frame[1];
 		/* Stacks grow down, so callers' frames are at higher addresses:
 		 * a frame pointer that does not grow is a loop or garbage. */
-		if (frame.next_fp <= fp)
+		if (frame[0] <= fp)
 			break;
-		fp = frame.next_fp;
+		fp = frame[0];
 	}
+	if (batch)
+		plat_user_batch_end();
 	return n;
 }
 PP_NOKPROBE(capture__user_stack);

@@ -15,6 +15,9 @@ static struct mem_region kernel_regions[PLAT_TEST_MEM_MAX_REGIONS];
 static unsigned int nr_user, nr_kernel;
 static bool user_all_or_nothing;
 static unsigned int user_copies, kernel_copies;
+/* user batches (plat_user_batch_begin/end): opened, refused, misuse */
+static bool user_batch_open, user_batch_refused;
+static unsigned int user_batches, user_batch_misuse;
 
 static u64 pt_pool[PLAT_TEST_PT_MAX_TABLES][X86_PT_ENTRIES];
 static unsigned int pt_used;
@@ -29,6 +32,8 @@ void plat_test_mem_reset(void)
 	nr_user = nr_kernel = 0;
 	user_all_or_nothing = false;
 	user_copies = kernel_copies = 0;
+	user_batch_open = user_batch_refused = false;
+	user_batches = user_batch_misuse = 0;
 	plat_test_pt_init(4);
 }
 
@@ -66,6 +71,21 @@ unsigned int plat_test_mem_user_copies(void)
 unsigned int plat_test_mem_kernel_copies(void)
 {
 	return kernel_copies;
+}
+
+void plat_test_mem_user_batch_refuse(bool on)
+{
+	user_batch_refused = on;
+}
+
+unsigned int plat_test_mem_user_batches(void)
+{
+	return user_batches;
+}
+
+unsigned int plat_test_mem_user_batch_misuse(void)
+{
+	return user_batch_misuse + (user_batch_open ? 1 : 0);
 }
 
 static const u8 *find_byte(const struct mem_region *r, unsigned int nr, u64 addr)
@@ -106,6 +126,29 @@ size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
 		return n;
 	copy_bytes(dst, user_regions, nr_user, uaddr, ok);
 	return n - ok;
+}
+
+bool plat_user_batch_begin(void)
+{
+	if (user_batch_refused)
+		return false;
+	user_batches++;
+	user_batch_open = true;
+	return true;
+}
+
+size_t plat_copy_user_pair(u64 *dst, u64 uaddr)
+{
+	if (!user_batch_open)
+		user_batch_misuse++; /* a pair read outside a batch */
+	return plat_copy_user_nmi(dst, uaddr, 2 * sizeof(u64)) ? 2 * sizeof(u64) : 0;
+}
+
+void plat_user_batch_end(void)
+{
+	if (!user_batch_open)
+		user_batch_misuse++;
+	user_batch_open = false;
 }
 
 int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n)

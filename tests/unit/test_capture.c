@@ -886,6 +886,34 @@ START_TEST(test_ustack_faults)
 }
 END_TEST
 
+/* One batch per walk (the checks once, as perf does), closed on every way
+ * out; without a batch (page tables not current's) the same walk through
+ * the careful copies. */
+START_TEST(test_ustack_batch)
+{
+	u64 out[PMUPROF_MAX_DEPTH], out2[PMUPROF_MAX_DEPTH];
+	unsigned int b0, n;
+	u32 fl;
+
+	build_chain(10);
+	b0 = plat_test_mem_user_batches();
+	n = walk(1, STK, 64, out, &fl);
+	ck_assert_uint_eq(n, 11);
+	ck_assert_uint_eq(plat_test_mem_user_batches() - b0, 1);
+	ck_assert_uint_eq(walk(1, STK, 5, out2, &fl), 5);	  /* truncated */
+	ck_assert_uint_eq(walk(1, 0xdead0000, 64, out2, &fl), 1); /* fault */
+	ck_assert_uint_eq(walk(7, 0, 64, out2, &fl), 1);	  /* no frame pointer: no batch */
+	ck_assert_uint_eq(plat_test_mem_user_batches() - b0, 3);
+	ck_assert_uint_eq(plat_test_mem_user_batch_misuse(), 0);
+	plat_test_mem_user_batch_refuse(true);
+	ck_assert_uint_eq(walk(1, STK, 64, out2, &fl), 11);
+	ck_assert_mem_eq(out, out2, 11 * sizeof(u64));
+	ck_assert_uint_eq(plat_test_mem_user_batches() - b0, 3);
+	ck_assert_uint_eq(plat_test_mem_user_batch_misuse(), 0);
+	plat_test_mem_user_batch_refuse(false);
+}
+END_TEST
+
 START_TEST(test_ustack_compat)
 {
 	struct pp_regs r = uregs_at(0x8048000, STK);
@@ -1310,6 +1338,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ustack_loops);
 	tcase_add_test(tc, test_ustack_faults);
 	tcase_add_test(tc, test_ustack_compat);
+	tcase_add_test(tc, test_ustack_batch);
 	tcase_add_test(tc, test_sample_with_addr);
 	tcase_add_test(tc, test_lost_accounting);
 	tcase_add_test(tc, test_throttle_budget);

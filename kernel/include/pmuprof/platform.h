@@ -90,6 +90,16 @@ void plat_release_evntsel(u32 msr);
 /* --- Memory access from NMI context ----------------------------------- */
 /* Copy from the current task's user memory; returns bytes NOT copied. */
 size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n); /* [NMI] */
+/* A batch of reads from the current task's user memory (the frame-pointer
+ * walk): begin once, plat_copy_user_pair() per frame, end once. begin makes
+ * the checks that hold for the whole batch (current's page tables are the
+ * loaded ones, faults are not served); when it returns false, no batch is
+ * open and plat_copy_user_nmi() must be used instead. */
+bool plat_user_batch_begin(void); /* [NMI] */
+/* 16 bytes at an 8-byte aligned user address inside a batch; returns bytes
+ * NOT copied (0 or 16). */
+size_t plat_copy_user_pair(u64 *dst, u64 uaddr); /* [NMI] */
+void plat_user_batch_end(void);			 /* [NMI] */
 /* Copy from kernel memory that may be unmapped; 0 or -EFAULT. */
 int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n); /* [NMI] */
 
