@@ -65,7 +65,10 @@ d1=$(count 0xc1)
 N=$((10 * N))
 d2=$(count 0xc1)
 N=$((N / 10))
-[ $((d2 - d1)) -lt $((27 * N / 10)) ] && [ $((d1 - d2)) -lt $((27 * N / 10)) ] && pass_check gp-os-excludes-user ||
+# Had OS counted the loop, d2 - d1 would be 27 N (the 2.7 M extra user
+# instructions); the kernel's own work grows with the loop's wall time
+# (timer ticks, 0.3 M here on a loaded host), so allow half of 27 N.
+[ $((d2 - d1)) -lt $((27 * N / 2)) ] && [ $((d1 - d2)) -lt $((27 * N / 2)) ] && pass_check gp-os-excludes-user ||
 	fail_check gp-os-excludes-user "OS-only deltas $d1 and $d2 for user loops of $((3 * N)) and $((30 * N))"
 w 0x186 $((0x4100c4)) # BR_INST_RETIRED.ALL_BRANCHES, USR
 d=$(count 0xc1)

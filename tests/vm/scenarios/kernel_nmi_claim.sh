@@ -33,6 +33,12 @@ foreign() {
 	_i=0
 	while [ $_i -lt "$1" ]; do
 		_b=$(unknown)
+		# not while an IPI of ours is pending at CPU 1 (the two would
+		# merge, as NMIs do); bounded
+		_w=0
+		while [ -r "$PENDING" ] && grep -q '^cpu=1 pending=1' "$PENDING" && [ $_w -lt 100 ]; do
+			_w=$((_w + 1))
+		done
 		echo "nmi 1" >"$CMD" || fail "nmitool nmi 1 failed"
 		_w=0
 		while [ "$(unknown)" -le "$_b" ] && [ $_w -lt 200 ]; do
