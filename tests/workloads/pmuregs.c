@@ -26,8 +26,8 @@ static int dev_open(const char *kind, unsigned cpu, int flags)
 	snprintf(path, sizeof(path), "/dev/cpu/%u/%s", cpu, kind);
 	fd = open(path, flags);
 	if (fd < 0)
-		fprintf(stderr, "pmuregs: %s: %s (is the %s module loaded?)\n", path, strerror(errno),
-			kind);
+		fprintf(stderr, "pmuregs: %s: %s (is the %s module loaded?)\n", path,
+			strerror(errno), kind);
 	return fd;
 }
 
@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: pmuregs cpuid CPU LEAF [SUB] | rdmsr CPU MSR | wrmsr CPU MSR VAL\n");
+		fprintf(stderr, "usage: pmuregs cpuid CPU LEAF [SUB] | rdmsr CPU MSR | wrmsr CPU "
+				"MSR VAL\n");
 		return 2;
 	}
 	cpu = (unsigned)wl_num("pmuregs", "CPU", argv[2]);
@@ -52,7 +53,8 @@ int main(int argc, char **argv)
 			perror("pmuregs: cpuid");
 			return 1;
 		}
-		printf("%08" PRIx32 " %08" PRIx32 " %08" PRIx32 " %08" PRIx32 "\n", r[0], r[1], r[2], r[3]);
+		printf("%08" PRIx32 " %08" PRIx32 " %08" PRIx32 " %08" PRIx32 "\n", r[0], r[1],
+		       r[2], r[3]);
 		return 0;
 	}
 	if (!strcmp(argv[1], "rdmsr")) {
