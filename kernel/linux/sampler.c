@@ -668,6 +668,15 @@ void pp_session_free_rings(struct pp_session *s)
 	}
 }
 
+/* The handlers' CPU budget before sampling slows down (capture.h); 0 turns
+ * throttling off, as perf's kernel.perf_cpu_time_max_percent = 0 does: for
+ * emulators, where a handler's wall time says little about its cost. */
+static unsigned int pp_max_handler_pct = CAPTURE_MAX_CPU_PCT;
+module_param_named(max_handler_pct, pp_max_handler_pct, uint, 0644);
+MODULE_PARM_DESC(max_handler_pct,
+		 "percent of a CPU the sample handlers may use before the rate is lowered "
+		 "(default 25; 0 = never throttle; read at START)");
+
 int pp_session_start(struct pp_session *s)
 {
 	const char *why = NULL;
@@ -680,6 +689,7 @@ int pp_session_start(struct pp_session *s)
 		if (pc->ring_mem)
 			ring__reset(&pc->ring);
 		capture__reset(&pc->cap);
+		pc->cap.max_cpu_pct = min_t(unsigned int, READ_ONCE(pp_max_handler_pct), 100);
 		memset(&pc->pmu, 0, sizeof(pc->pmu));
 		pc->read_records = 0;
 		pc->read_bytes = 0;

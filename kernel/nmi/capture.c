@@ -23,6 +23,7 @@ void capture__reset(struct capture_cpu *cc)
 {
 	unsigned int i;
 
+	cc->max_cpu_pct = CAPTURE_MAX_CPU_PCT;
 	for (i = 0; i < CAPTURE_NR_CTX; i++) {
 		struct capture_ctx *c = &cc->ctx[i];
 
@@ -292,6 +293,8 @@ enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx
 		c->st.handler_ns_max = took;
 	c->st.handler_ns_total += took;
 	c->st.hist[pmuprof_hist_bucket(took)]++;
+	if (!cc->max_cpu_pct)
+		return CAPTURE_RATE_KEEP; /* throttling off */
 
 	if (!c->win_runs)
 		c->win_start_ns = t_start;
@@ -306,7 +309,7 @@ enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx
 	       c->win_busy_ns * 100 > (elapsed < CAPTURE_THROTTLE_WINDOW_NS
 					       ? CAPTURE_THROTTLE_WINDOW_NS
 					       : elapsed) *
-					      CAPTURE_MAX_CPU_PCT;
+					      cc->max_cpu_pct;
 	if (over) {
 		c->win_runs = 0;
 		c->win_busy_ns = 0;
@@ -318,7 +321,7 @@ enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx
 	 * the handler would still use at most half the budget, or its runs
 	 * are too short to ever throttle. */
 	quiet = c->win_busy_ns <= (u64)CAPTURE_MAX_MEAN_NS * c->win_runs ||
-		c->win_busy_ns * 100 * CAPTURE_THROTTLE_FACTOR * 2 <= elapsed * CAPTURE_MAX_CPU_PCT;
+		c->win_busy_ns * 100 * CAPTURE_THROTTLE_FACTOR * 2 <= elapsed * cc->max_cpu_pct;
 	c->win_runs = 0;
 	c->win_busy_ns = 0;
 	return quiet ? CAPTURE_RATE_RAISE : CAPTURE_RATE_KEEP;

@@ -90,6 +90,9 @@ struct capture_ctx {
 
 struct capture_cpu {
 	struct capture_ctx ctx[CAPTURE_NR_CTX];
+	/* handler CPU budget in %, CAPTURE_MAX_CPU_PCT after capture__reset;
+	 * 0: never throttle (perf's kernel.perf_cpu_time_max_percent = 0) */
+	u32 max_cpu_pct;
 };
 
 enum capture_result {
@@ -98,7 +101,8 @@ enum capture_result {
 	CAPTURE_LOST = 2,     /* ring full: counted as lost */
 };
 
-/* Zero every counter and the throttle window (session start). */
+/* Zero every counter and the throttle window, budget CAPTURE_MAX_CPU_PCT
+ * (session start). */
 void capture__reset(struct capture_cpu *cc);
 
 /*

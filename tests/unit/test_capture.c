@@ -1047,6 +1047,30 @@ static unsigned int run_handlers(unsigned int ctx, u64 *t, unsigned int n, u64 t
 	return run_verdicts(ctx, t, n, took, interval, CAPTURE_RATE_LOWER);
 }
 
+/* max_cpu_pct = 0: never throttles, whatever the handlers cost (perf's
+ * kernel.perf_cpu_time_max_percent = 0); a lower budget throttles sooner. */
+START_TEST(test_throttle_off_and_budget)
+{
+	u64 t = 1000000000ull;
+
+	capture__reset(&cc);
+	ck_assert_uint_eq(cc.max_cpu_pct, CAPTURE_MAX_CPU_PCT);
+	cc.max_cpu_pct = 0;
+	/* 3 ms every 4 ms (75 %): throttles with the default budget */
+	ck_assert_uint_eq(run_handlers(0, &t, 2000, 3000000, 4000000), 0);
+	ck_assert_uint_eq(run_verdicts(0, &t, 2000, 3000000, 4000000, CAPTURE_RATE_RAISE), 0);
+	ck_assert_uint_eq(cc.ctx[0].st.nmis_handled, 4000); /* still accounted */
+	capture__reset(&cc);
+	t += 1000000000ull;
+	cc.max_cpu_pct = 5;
+	/* 10 us at 10 kHz is 10 %: over a 5 % budget, under the default */
+	ck_assert_uint_ge(run_handlers(0, &t, 5000, 10000, 100000), 1);
+	capture__reset(&cc);
+	t += 1000000000ull;
+	ck_assert_uint_eq(run_handlers(0, &t, 5000, 10000, 100000), 0);
+}
+END_TEST
+
 START_TEST(test_throttle_budget)
 {
 	u64 t = 1000000000ull;
@@ -1339,6 +1363,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ustack_faults);
 	tcase_add_test(tc, test_ustack_compat);
 	tcase_add_test(tc, test_ustack_batch);
+	tcase_add_test(tc, test_throttle_off_and_budget);
 	tcase_add_test(tc, test_sample_with_addr);
 	tcase_add_test(tc, test_lost_accounting);
 	tcase_add_test(tc, test_throttle_budget);

@@ -164,7 +164,8 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 		fprintf(stderr,
 			"pmuctl: warning: the module throttled sampling %" PRIu64 " times because "
 			"handlers took too long (and raised the rate back %" PRIu64 " times when "
-			"they were cheap again); periods in the file are the ones used\n",
+			"they were cheap again); periods in the file are the ones used (the "
+			"module parameter max_handler_pct sets the budget, 0 turns it off)\n",
 			throttled, raised);
 	if (have_stats && st->total.ipis_outstanding)
 		fprintf(stderr,
