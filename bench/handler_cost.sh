@@ -109,7 +109,7 @@ taskset -p -c 0 \$\$ >/dev/null
 echo 1 >/sys/devices/system/cpu/cpu1/online
 loc1() { awk '\$1 == "LOC:" { print \$3 }' /proc/interrupts; }
 ko() {
-	insmod /pmuprof.ko || echo "HC insmod failed"
+	insmod /pmuprof.ko max_handler_pct=0 || echo "HC insmod failed"
 	n=0
 	while [ ! -c /dev/pmuprof ] && [ \$n -lt 50 ]; do sleep 0.1; n=\$((n + 1)); done
 }
