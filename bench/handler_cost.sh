@@ -12,6 +12,11 @@
 #   perf-g      the same with -g (frame pointers; perf_event_max_stack = STACK)
 #   pmuprof     pmuctl record -e cycles:u -c P --ring-size RING
 #   pmuprof-g   the same with -g --depth STACK
+#   nmi         no profiler: tests/vm/kmods/nmitool sends CPU 1 one NMI IPI at a
+#               time (9614 of them, as many as the sampling rows take) while the
+#               workload runs, each claimed by a handler that does nothing else:
+#               the floor of one NMI (entry, Linux's handler chain, exit) that
+#               both tools pay on top of their own work (baseline: none)
 # The workload is benchwork -d DEPTH -r ROUNDS -k ITERS pinned to CPU 1
 # (fixed user work, DEPTH + 3 frame-pointer frames, deeper than STACK so both
 # tools truncate at STACK); everything else of the guest's init, the tools
@@ -89,6 +94,18 @@ for a in sh mount poweroff cat taskset insmod grep awk sed sort uniq head sleep 
 done
 cp "$WL" "$PMUCTL" "$PMUCONV" "$r/usr/bin/"
 cp "$KO" "$r/pmuprof.ko"
+case " $CONFIGS " in
+*" nmi "*)
+	# nmitool, built against the guest's headers as tests/vm/run.sh does
+	mkdir -p "$ST/nt"
+	cp tests/vm/kmods/nmitool/* "$ST/nt/"
+	if ! make -s -C "${VM_KDIR:-/usr/src/linux-headers-$KVER}" M="$ST/nt" modules >"$ST/nt.log" 2>&1; then
+		echo "handler_cost: building nmitool.ko failed (see $ST/nt.log; 'make deps' installs the headers)" >&2
+		exit 2
+	fi
+	cp "$ST/nt/nmitool.ko" "$r/nmitool.ko"
+	;;
+esac
 cp -L "$PERF_BIN" "$r/usr/bin/perf"
 for lib in $({ ldd "$PERF_BIN" && ldd "$PMUCONV"; } |
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u); do
@@ -104,6 +121,7 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 # this shell and all it starts stay on CPU 0; only the workload goes to CPU 1
 taskset -p -c 0 \$\$ >/dev/null
 echo 1 >/sys/devices/system/cpu/cpu1/online
@@ -133,6 +151,15 @@ none | none-ko)
 	\$WL >/tmp/wl.out 2>&1 ;;
 spin)
 	taskset -c 1 benchwork -d $DEPTH -s 1 -k $ITERS >/tmp/wl.out 2>&1 ;;
+nmi)
+	insmod /nmitool.ko || echo "HC insmod nmitool failed"
+	\$WL >/tmp/wl.out 2>&1 &
+	w=\$!
+	# the NMIs while the workload runs on CPU 1 (it runs for seconds)
+	n=0
+	while ! grep -q benchwork /proc/\$w/comm 2>/dev/null && [ \$n -lt 100000 ]; do n=\$((n + 1)); done
+	echo "noop 1 9614" >/sys/kernel/debug/nmitool/cmd && echo "HC samples 9614"
+	wait \$w ;;
 perf | perf-g)
 	g=
 	[ \$cfg = perf-g ] && g=-g
@@ -180,7 +207,7 @@ boot() {
 	u1=$(sed -n 's/^pmu-insn-totals: cpu=1 insns-user=\([0-9]*\).*/\1/p' "$o")
 	ticks=$(sed -n 's/^HC rc 0 loc \([0-9]*\).*/\1/p' "$o")
 	case $1 in
-	perf*) s=$(sed -n 's/^HC samples \([0-9]*\).*/\1/p' "$o") ;;
+	perf* | nmi) s=$(sed -n 's/^HC samples \([0-9]*\).*/\1/p' "$o") ;;
 	pmuprof*) s=$(awk '$1 == "HC" && $2 == "rec" && $3 == "cycles:u" && $5 == "samples" { print $4 }' "$o") ;;
 	*) s=0 ;;
 	esac
@@ -237,13 +264,15 @@ END {
 		printf "| none (baseline of perf) | 0 | %.0f | %d | | |\n", bk["perf"], bt["perf"]
 	if (nrep["none-ko"])
 		printf "| none, pmuprof.ko loaded (baseline of pmuprof) | 0 | %.0f | %d | | |\n", bk["pmuprof"], bt["pmuprof"]
-	split("perf perf-g pmuprof pmuprof-g", order, " ")
+	split("nmi perf perf-g pmuprof pmuprof-g", order, " ")
+	label["nmi"] = "one no-op NMI (the floor both pay)"
 	label["perf"] = "perf, IP only"; label["perf-g"] = "perf -g, " stack " frames"
 	label["pmuprof"] = "pmuprof, IP only"; label["pmuprof-g"] = "pmuprof -g --depth " stack
-	for (c = 1; c <= 4; c++) {
+	for (c = 1; c <= 5; c++) {
 		cfg = order[c]
 		if (!nrep[cfg]) continue
 		tool = cfg; sub(/-g$/, "", tool)
+		if (tool == "nmi") tool = "perf" # baseline: none
 		n = 0; m = 0
 		for (i = 0; i < nrep[cfg]; i++) {
 			if (val[cfg, i, "s"] + 0 <= 0) continue

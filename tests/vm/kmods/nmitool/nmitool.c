@@ -9,6 +9,10 @@
  *   nmi CPU        an NMI IPI to CPU that no handler claims: Linux must report
  *                  it as "NMI received for unknown reason" (unless someone
  *                  wrongly claims it)
+ *   noop CPU N     N NMI IPIs to CPU, one at a time (each sent once the one
+ *                  before was taken), each claimed by a handler that does
+ *                  nothing else: the floor of what one NMI costs the CPU
+ *                  (bench/handler_cost.sh)
  *   pmi CPU IDX P  a foreign PMI on CPU: general-purpose counter IDX counts
  *                  instructions (USR|OS|INT) from -P; when it overflows, our
  *                  handler acks its status bit and turns the counter off, and
@@ -39,6 +43,7 @@
 /* Per target CPU: what the next NMI of ours must do. */
 static atomic_t nt_stall_ms[NR_CPUS];
 static atomic_t nt_stall_done[NR_CPUS];
+static atomic_t nt_noop[NR_CPUS];
 static int nt_pmi_idx[NR_CPUS]; /* -1: none armed */
 static atomic_long_t nt_stalls, nt_pmis;
 static struct dentry *nt_dir;
@@ -47,7 +52,7 @@ static int nt_nmi(unsigned int type, struct pt_regs *regs)
 {
 	int cpu = smp_processor_id();
 	int ms = atomic_xchg(&nt_stall_ms[cpu], 0);
-	int handled = 0;
+	int handled = atomic_xchg(&nt_noop[cpu], 0);
 
 	if (ms > 0) {
 		u64 end = local_clock() + (u64)ms * NSEC_PER_MSEC;
@@ -115,6 +120,24 @@ static int nt_stall(unsigned int cpu, int ms)
 	return atomic_read(&nt_stall_done[cpu]) ? 0 : -ETIMEDOUT;
 }
 
+/* N no-op NMIs, each sent once the previous one was taken (bounded wait). */
+static int nt_noop_burst(unsigned int cpu, long n)
+{
+	for (long i = 0; i < n; i++) {
+		unsigned long spins = 0;
+
+		atomic_set(&nt_noop[cpu], 1);
+		apic->send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
+		while (atomic_read(&nt_noop[cpu]) && spins++ < NT_DONE_WAIT_MS * 1000UL)
+			udelay(1);
+		if (atomic_read(&nt_noop[cpu]))
+			return -ETIMEDOUT;
+		if (!(i & 1023))
+			cond_resched();
+	}
+	return 0;
+}
+
 static ssize_t nt_cmd_write(struct file *f, const char __user *ubuf, size_t len, loff_t *off)
 {
 	char buf[64], verb[16];
@@ -132,6 +155,8 @@ static ssize_t nt_cmd_write(struct file *f, const char __user *ubuf, size_t len,
 		return -EINVAL;
 	if (!strcmp(verb, "stall") && n == 3 && a > 0 && a <= NT_MAX_STALL_MS) {
 		err = nt_stall(cpu, (int)a);
+	} else if (!strcmp(verb, "noop") && n == 3 && a > 0 && a <= 10000000) {
+		err = nt_noop_burst(cpu, a);
 	} else if (!strcmp(verb, "nmi") && n == 2) {
 		apic->send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
 	} else if (!strcmp(verb, "pmi") && n == 4 && a >= 0 && a < 8 && b > 0 && b < (1L << 31) &&
