@@ -6,7 +6,8 @@
 # at three periods on a loop whose counts
 # are known (tests/workloads/insnloop.c): per event, the sum of the
 # samples' periods (pmuconv's estimate; the module may throttle) within 1 %
-# of perf stat's count for the same command, every sample in user mode, and
+# of perf stat's count for the same command, samples in user mode (but for an
+# overflow on the SYSCALL instruction itself, at most 1 in 1000), and
 # the data file's header holds the command line as typed.
 # needs: module pmu perf bin:pmuctl bin:insnloop host:pmuconv
 # cmdline: nmi_watchdog=0
