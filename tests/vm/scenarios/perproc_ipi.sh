@@ -19,18 +19,25 @@ cpufield() {
 # total FILE KEY: KEY=value of the "record: samples=..." line
 total() { sed -n "s/^record: samples=.*[ ]$2=\([0-9]*\).*/\1/p" "$1"; }
 
+# session CPU: a 10 kHz NMI-IPI session on a spin7030 pinned to CPU; sets
+# out (ppclient's output) and d1 (the NMIs CPU 1 took during it)
+session() {
+	bg taskset -c "$1" spin7030 30
+	T=$!
+	sleep 1
+	out=$RESULTS/on$1.txt
+	a1=$(nmi 1)
+	ppclient record -P 100000 -p $T -t 3 >"$out" 2>&1 ||
+		fail_check "on$1-accounting" "$(grep -m1 'CHECK FAILED' "$out")"
+	b1=$(nmi 1)
+	kill $T
+	wait $T 2>/dev/null
+	cat "$out" >>"$RESULTS/scenario.log"
+	d1=$((b1 - a1))
+}
+
 # --- target on CPU 0, CPU 1 idle ---------------------------------------
-bg taskset -c 0 spin7030 30
-T=$!
-sleep 1
-out=$RESULTS/on0.txt
-a1=$(nmi 1)
-ppclient record -P 100000 -p $T -t 3 >"$out" 2>&1 || fail_check on0-accounting "$(grep -m1 'CHECK FAILED' "$out")"
-b1=$(nmi 1)
-kill $T
-wait $T 2>/dev/null
-cat "$out" >>"$RESULTS/scenario.log"
-d1=$((b1 - a1))
+session 0
 n1=$(cpufield "$out" 1 nmis)
 s0=$(cpufield "$out" 0 samples)
 log "target on CPU 0: CPU 1 took $d1 NMIs (pmuprof claimed $n1); CPU 0 $s0 samples"
@@ -40,17 +47,7 @@ log "target on CPU 0: CPU 1 took $d1 NMIs (pmuprof claimed $n1); CPU 0 $s0 sampl
 	fail_check on0-samples "CPU 0 (the target's) has $s0 samples in 3 s at 10 kHz"
 
 # --- target on CPU 1 -----------------------------------------------------
-bg taskset -c 1 spin7030 30
-T=$!
-sleep 1
-out=$RESULTS/on1.txt
-a1=$(nmi 1)
-ppclient record -P 100000 -p $T -t 3 >"$out" 2>&1 || fail_check on1-accounting "$(grep -m1 'CHECK FAILED' "$out")"
-b1=$(nmi 1)
-kill $T
-wait $T 2>/dev/null
-cat "$out" >>"$RESULTS/scenario.log"
-d1=$((b1 - a1))
+session 1
 n1=$(cpufield "$out" 1 nmis)
 s1=$(cpufield "$out" 1 samples)
 f=$(total "$out" filtered)
