@@ -580,6 +580,8 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	ac->has_throttle = true;
 	ac->throttled = f->has_trailer ? f->trailer.throttled : l->throttled;
 	ac->unthrottled = l->unthrottled;
+	if (f->has_stats) /* 0 in files from before the field (STATS frame is shorter) */
+		ac->missed = f->stats.missed;
 	if (f->has_trailer && f->trailer.end_session_ns > f->hdr.start_session_ns) {
 		ac->has_time = true;
 		ac->duration_ns = f->trailer.end_session_ns - f->hdr.start_session_ns;

@@ -113,6 +113,7 @@ struct pc_accounting {
 	bool has_throttle;
 	uint64_t throttled;
 	uint64_t unthrottled; /* pmuprof input: UNTHROTTLE records */
+	uint64_t missed;      /* pmuprof input: cpu-clock samples due, never taken */
 	uint64_t skipped;     /* lines/records that could not be parsed */
 	char first_skip[256]; /* first skipped line/record: where and why */
 	bool truncated;	      /* salvage: data ended early */

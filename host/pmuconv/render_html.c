@@ -80,6 +80,18 @@ static void accounting(FILE *o, const struct pc_set *s)
 	}
 	if (a->has_throttle)
 		kv(o, "throttled", rc_fmt_u64(b1, a->throttled));
+	if (a->missed) {
+		uint64_t due = a->missed + a->lost + a->samples;
+
+		snprintf(buf, sizeof(buf),
+			 "%s (%s of cpu-clock samples due): the CPU was not running "
+			 "(descheduled vCPU) or stalled",
+			 rc_fmt_u64(b1, a->missed), rc_fmt_pct(b2, a->missed, due));
+		fprintf(o, "<tr><th>missed</th><td%s>",
+			100 * a->missed > due ? " class=\"warn\"" : "");
+		rc_esc(o, buf);
+		fputs("</td></tr>\n", o);
+	}
 	if (a->filtered)
 		kv(o, "removed by filters", rc_fmt_u64(b1, a->filtered));
 	if (a->skipped) {

@@ -272,6 +272,15 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 	else
 		fprintf(out, "throttled:  unknown (not recorded in %s input)\n",
 			ac->format ? ac->format : "this");
+	if (ac->missed) {
+		double pct = pc_pct(ac->missed, ac->missed + ac->lost + ac->samples);
+
+		fprintf(out, "missed:     %llu (%.2f%% of %llu due): cpu-clock samples not taken, "
+			     "the CPU was not running (descheduled vCPU) or stalled%s\n",
+			(unsigned long long)ac->missed, pct,
+			(unsigned long long)(ac->missed + ac->lost + ac->samples),
+			pct > 1.0 ? "; WARNING: shares are biased, record on a quieter host" : "");
+	}
 	if (ac->skipped)
 		fprintf(out, "skipped:    %llu unparsable line(s)/record(s); first: %s\n",
 			(unsigned long long)ac->skipped, ac->first_skip);

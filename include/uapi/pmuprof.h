@@ -263,7 +263,8 @@ struct pmuprof_cpu_stats {
 	__u64 unthrottled;	/* times a throttled rate was raised back one step */
 	__u64 ipis_outstanding; /* NMI-IPI samples not sent: the target had not yet
 				   taken the previous NMI IPI (stalled, or in a long NMI) */
-	__u64 __reserved[1];
+	__u64 ipis_taken;	/* NMI IPIs this CPU took (as a target): sent - taken
+				   over all CPUs were merged in a target's NMI latch */
 };
 
 struct pmuprof_stats {
@@ -277,8 +278,18 @@ struct pmuprof_stats {
 	__u64 event_samples[PMUPROF_MAX_EVENTS]; /* out: per event index */
 	__u64 event_lost[PMUPROF_MAX_EVENTS];
 	__u64 event_period[PMUPROF_MAX_EVENTS]; /* out: current period (freq mode moves it) */
+	/* added after VER0: callers passing PMUPROF_STATS_SIZE_VER0 get none of it */
+	__u64 missed; /* out: cpu-clock samples due but never taken, the sum of:
+		       * ticks_missed + total.ipis_outstanding + ipis_unanswered;
+		       * invisible otherwise (neither samples nor LOST records) */
+	__u64 ticks_missed;    /* out: due samples skipped because an hrtimer fired late
+				* (its CPU did not run: a descheduled vCPU, long IRQ-off) */
+	__u64 ipis_unanswered; /* out: NMI IPIs sent that no NMI took (total.ipis_sent -
+				* total.ipis_taken once the session is stopped) */
+	__u64 replans;	       /* out: sender plans rebuilt while running (CPU hotplug);
+				* a lone online CPU captures itself (TIMER samples) */
 };
-#define PMUPROF_STATS_SIZE_VER0 sizeof(struct pmuprof_stats)
+#define PMUPROF_STATS_SIZE_VER0 __builtin_offsetof(struct pmuprof_stats, missed)
 
 enum pmuprof_state {
 	PMUPROF_STATE_IDLE = 0,	      /* opened, not configured */

@@ -235,6 +235,7 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 	memset(st->event_samples, 0, sizeof(st->event_samples));
 	memset(st->event_lost, 0, sizeof(st->event_lost));
 	memset(st->event_period, 0, sizeof(st->event_period));
+	st->ticks_missed = 0;
 	st->state = s->state;
 	st->start_ns = s->start_ns;
 	st->stop_ns = s->stop_ns;
@@ -246,6 +247,7 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 		cs.read_records = READ_ONCE(pc->read_records);
 		cs.read_bytes = READ_ONCE(pc->read_bytes);
 		capture__stats_add(&st->total, &cs);
+		st->ticks_missed += READ_ONCE(pc->ticks_missed);
 		if (ucpus && cpu < n) {
 			void __user *dst = (u8 __user *)ucpus + (size_t)cpu * csize;
 
@@ -289,6 +291,12 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 				maxp ? maxp : s->plan.clock_period_ns;
 		}
 	}
+	/* IPIs in flight while running show as unanswered until they land */
+	st->ipis_unanswered = st->total.ipis_sent > st->total.ipis_taken
+				      ? st->total.ipis_sent - st->total.ipis_taken
+				      : 0;
+	st->missed = st->ticks_missed + st->total.ipis_outstanding + st->ipis_unanswered;
+	st->replans = s->replans;
 	st->nr_cpus = nr_cpu_ids;
 	st->size = usize;
 	if (copy_to_user(uarg, st, min_t(size_t, usize, sizeof(*st))))

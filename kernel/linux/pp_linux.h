@@ -106,6 +106,7 @@ struct pp_cpu {
 	cpumask_var_t ipi_mask;	   /* scratch of the hrtimer: this expiry's NMI targets */
 	struct hrtimer timer;	   /* pinned; runs while `role` has work */
 	struct irq_work wake_work; /* reader wake-up, queued from NMI */
+	u64 ticks_missed;	   /* as a sender: due samples its late hrtimer skipped */
 	u64 read_records;	   /* reader side (process context) */
 	u64 read_bytes;
 	u32 cpu;
@@ -133,6 +134,7 @@ struct pp_session {
 	struct session_plan plan;
 	cpumask_var_t targets; /* CPUs that may sample in this session */
 	u64 start_ns, stop_ns;
+	u64 replans;  /* sender plans rebuilt by hotplug while running */
 	u32 read_cpu; /* where read() resumes (fairness) */
 };
 

@@ -249,6 +249,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	if (pending && (n <= 0 || (s64)(ec.now - READ_ONCE(pc->ipi_sent_ns)) > PP_IPI_LANDED_NS) &&
 	    atomic_xchg(&pc->nmi_pending, 0)) { /* H1, pairs with P1 */
 		handled++;
+		pc->cap.ctx[CAPTURE_CTX_NMI].st.ipis_taken++;
 		if (READ_ONCE(pc->sampling) && s->plan.clock_event >= 0) {
 			if (!ec.converted)
 				pp_regs_from_pt(&ec.lr, regs, want_segs(s));
@@ -326,7 +327,7 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 {
 	struct pp_cpu *pc = container_of(timer, struct pp_cpu, timer);
 	struct pp_session *s = &pp_sess;
-	u64 base = s->plan.clock_period_ns, now, next = IPIPLAN_NO_DUE;
+	u64 base = s->plan.clock_period_ns, now, next = IPIPLAN_NO_DUE, k;
 	u32 i, nr, sent = 0;
 
 	if (!READ_ONCE(pc->timer_running))
@@ -346,24 +347,26 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 			next = ipiplan__next(next, now + base);
 			continue;
 		}
-		if (ipiplan__due(&tc->clock_due_ns, READ_ONCE(tc->clock_period_ns), now)) {
-			if (!READ_ONCE(tc->target_on)) {
-				/* no task of the target runs there: not a
-				 * sample of it, and no NMI for the CPU */
-			} else if (!atomic_read(&tc->nmi_pending)) {
-				/* only senders set the flag: time first (P0) */
-				WRITE_ONCE(tc->ipi_sent_ns, now);
-				smp_mb__before_atomic();
-				atomic_set(&tc->nmi_pending, 1); /* P1, pairs with H1 */
-				__cpumask_set_cpu(t, pc->ipi_mask);
-				sent++;
-			} else if (now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_LOST_NS) {
-				WRITE_ONCE(tc->ipi_sent_ns, now); /* taken as lost: again */
-				__cpumask_set_cpu(t, pc->ipi_mask);
-				sent++;
-			} else {
-				pc->cap.ctx[CAPTURE_CTX_IRQ].st.ipis_outstanding++;
-			}
+		k = ipiplan__due(&tc->clock_due_ns, READ_ONCE(tc->clock_period_ns), now);
+		/* due and the target's: a late expiry skipped k - 1 samples */
+		if (k && READ_ONCE(tc->target_on))
+			pc->ticks_missed += k - 1;
+		if (!k || !READ_ONCE(tc->target_on)) {
+			/* not due; or no task of the target runs there: not
+			 * a sample of it, and no NMI for the CPU */
+		} else if (!atomic_read(&tc->nmi_pending)) {
+			/* only senders set the flag: time first (P0) */
+			WRITE_ONCE(tc->ipi_sent_ns, now);
+			smp_mb__before_atomic();
+			atomic_set(&tc->nmi_pending, 1); /* P1, pairs with H1 */
+			__cpumask_set_cpu(t, pc->ipi_mask);
+			sent++;
+		} else if (now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_LOST_NS) {
+			WRITE_ONCE(tc->ipi_sent_ns, now); /* taken as lost: again */
+			__cpumask_set_cpu(t, pc->ipi_mask);
+			sent++;
+		} else {
+			pc->cap.ctx[CAPTURE_CTX_IRQ].st.ipis_outstanding++;
 		}
 		next = ipiplan__next(next, tc->clock_due_ns);
 	}
@@ -376,9 +379,11 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 		if (!READ_ONCE(pc->sampling)) {
 			next = ipiplan__next(next, now + base);
 		} else {
-			if (ipiplan__due(&pc->clock_due_ns, READ_ONCE(pc->clock_period_ns), now) &&
-			    READ_ONCE(pc->target_on))
+			k = ipiplan__due(&pc->clock_due_ns, READ_ONCE(pc->clock_period_ns), now);
+			if (k && READ_ONCE(pc->target_on)) {
+				pc->ticks_missed += k - 1;
 				pp_timer_capture(pc, s);
+			}
 			next = ipiplan__next(next, pc->clock_due_ns);
 		}
 	}
@@ -439,6 +444,7 @@ static void pp_replan(struct pp_session *s, unsigned int leaving, bool kick)
 		pp_role_install(&per_cpu_ptr(pp_cpus, cpu)->role, &pp_plan_roles[cpu]);
 	if (!kick)
 		return;
+	s->replans++;
 	for_each_online_cpu (cpu)
 		if (cpu != leaving && ipiplan__has_timer(&pp_plan_roles[cpu]))
 			smp_call_function_single(cpu, pp_timer_kick, &s->plan.clock_period_ns, 1);
@@ -701,6 +707,7 @@ int pp_session_start(struct pp_session *s)
 		memset(&pc->pmu, 0, sizeof(pc->pmu));
 		pc->read_records = 0;
 		pc->read_bytes = 0;
+		pc->ticks_missed = 0;
 		pc->clock_period_ns = s->plan.clock_period_ns;
 	}
 	if (s->plan.nr_pmu_events) {
@@ -721,6 +728,7 @@ int pp_session_start(struct pp_session *s)
 	if (s->plan.clock_event >= 0)
 		pp_replan(s, IPIPLAN_NO_CPU, false);
 	s->start_ns = plat_now_ns();
+	s->replans = 0;
 	s->stop_ns = 0;
 	for_each_possible_cpu (cpu) /* no sender runs: nothing is in flight */
 		atomic_set(&per_cpu_ptr(pp_cpus, cpu)->nmi_pending, 0);

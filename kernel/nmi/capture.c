@@ -396,6 +396,7 @@ void capture__stats_add(struct pmuprof_cpu_stats *dst, const struct pmuprof_cpu_
 	dst->nmis_passed += src->nmis_passed;
 	dst->ipis_sent += src->ipis_sent;
 	dst->ipis_outstanding += src->ipis_outstanding;
+	dst->ipis_taken += src->ipis_taken;
 	dst->throttled += src->throttled;
 	dst->overflow_loops_capped += src->overflow_loops_capped;
 	dst->inherit_capped += src->inherit_capped;

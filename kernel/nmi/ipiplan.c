@@ -61,18 +61,19 @@ u32 ipiplan__build(struct ipiplan_role *roles, u32 nr_cpus, const u64 *online, c
 	return timers;
 }
 
-bool ipiplan__due(u64 *due, u64 period, u64 now)
+u64 ipiplan__due(u64 *due, u64 period, u64 now)
 {
-	u64 d = *due;
+	u64 d = *due, k;
 
 	if (!period)
 		period = 1;
 	if (d > now)
-		return false;
+		return 0;
 	if (!d)
 		d = now;
-	/* first d + k * period > now, k >= 1 */
-	d += period * ((now - d) / period + 1);
-	*due = d;
-	return true;
+	/* first d + k * period > now, k >= 1: the due times d, d + period,
+	 * ..., d + (k - 1) * period have all passed */
+	k = (now - d) / period + 1;
+	*due = d + period * k;
+	return k;
 }

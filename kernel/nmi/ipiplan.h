@@ -68,12 +68,14 @@ u32 ipiplan__build(struct ipiplan_role *roles, u32 nr_cpus, const u64 *online, c
 		   u32 leaving, bool nmi_ipi);
 
 /*
- * One target's pacing: true when its sample is due at `now` (ns), in which
- * case *due moves on by whole periods past `now` (late expiries drop the
- * missed samples and keep the phase, as hrtimer_forward does). *due == 0
- * means "not started": due at once. period 0 is taken as 1 ns.
+ * One target's pacing: the number of due times that have passed at `now`
+ * (ns), 0 when the sample is not due yet. When due, *due moves on by whole
+ * periods past `now`: a late expiry takes one sample and drops the others
+ * (returns k > 1: k - 1 samples missed, the caller counts them), keeping
+ * the phase, as hrtimer_forward does. *due == 0 means "not started": due at
+ * once (returns 1). period 0 is taken as 1 ns.
  */
-bool ipiplan__due(u64 *due, u64 period, u64 now);
+u64 ipiplan__due(u64 *due, u64 period, u64 now);
 
 /* The earlier of `next` and `due` (IPIPLAN_NO_DUE: none yet). */
 static inline u64 ipiplan__next(u64 next, u64 due)

@@ -21,10 +21,13 @@ void session__fill_info(struct pmuprof_info *info, const struct pmu_caps *caps, 
 		info->flags |= PMUPROF_INFO_PRIVILEGED;
 
 	/* The one-CPU TIMER fallback always works; NMI_IPI needs another CPU
-	 * to send the NMI from; the PMU source needs a usable PMU; PEBS a
-	 * usable PEBS (caps->pebs: probed, and not refused by the glue). */
+	 * that can come online to send the NMI from (while only one is online,
+	 * that CPU captures itself from its timer, TIMER samples, and NMI IPIs
+	 * resume when a second comes back: the sender plan follows hotplug);
+	 * the PMU source needs a usable PMU; PEBS a usable PEBS (caps->pebs:
+	 * probed, and not refused by the glue). */
 	info->sources = 1u << PMUPROF_SOURCE_TIMER;
-	if (nr_online >= 2)
+	if (nr_cpus >= 2)
 		info->sources |= 1u << PMUPROF_SOURCE_NMI_IPI;
 	if (caps->status == PMUPROF_PMU_OK)
 		info->sources |= 1u << PMUPROF_SOURCE_PMU;
@@ -163,7 +166,7 @@ static int check_event(const struct session_env *env, const struct pmuprof_event
 		case PMUPROF_SOURCE_PEBS:
 			FAIL(ENODEV, "PEBS is not available");
 		case PMUPROF_SOURCE_NMI_IPI:
-			FAIL(ENODEV, "NMI_IPI needs two online CPUs; use the TIMER source");
+			FAIL(ENODEV, "NMI_IPI needs a second CPU; use the TIMER source");
 		default:
 			FAIL(ENODEV, "event source not usable here");
 		}

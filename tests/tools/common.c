@@ -110,6 +110,12 @@ int tt_tally_buf(struct tt_tally *t, const void *buf, size_t len)
 			return -1;
 		}
 		pmufile__count_record(&t->n, h);
+		if (h->type == PMUPROF_REC_SAMPLE) {
+			const struct pmuprof_sample *s = (const void *)h;
+
+			if (s->source <= PMUPROF_SOURCE_PEBS)
+				t->by_source[s->source]++;
+		}
 		off += h->size;
 	}
 	t->bytes += len;
@@ -142,6 +148,15 @@ int tt_check_stats(const char *prefix, const struct pmufile_counts *n,
 		CHECK(n->event_samples[e] == st->event_samples[e],
 		      "event %u: read %llu != stats %llu", e, U(n->event_samples[e]),
 		      U(st->event_samples[e]));
+	/* missed samples: every NMI IPI taken was sent, and the sum adds up */
+	CHECK(st->total.ipis_taken <= st->total.ipis_sent, "NMI IPIs taken %llu > sent %llu",
+	      U(st->total.ipis_taken), U(st->total.ipis_sent));
+	CHECK(st->ipis_unanswered == st->total.ipis_sent - st->total.ipis_taken,
+	      "ipis_unanswered %llu != sent %llu - taken %llu", U(st->ipis_unanswered),
+	      U(st->total.ipis_sent), U(st->total.ipis_taken));
+	CHECK(st->missed == st->ticks_missed + st->total.ipis_outstanding + st->ipis_unanswered,
+	      "missed %llu != ticks %llu + outstanding %llu + unanswered %llu", U(st->missed),
+	      U(st->ticks_missed), U(st->total.ipis_outstanding), U(st->ipis_unanswered));
 #undef U
 #undef CHECK
 	return bad;

@@ -59,6 +59,7 @@ int tt_stats(int fd, struct pmuprof_stats *st, struct pmuprof_cpu_stats *cpus, u
  * exactly what the module emits (PMUFILE_CHECK_EXACT) and counted. */
 struct tt_tally {
 	struct pmufile_counts n;
+	uint64_t by_source[PMUPROF_SOURCE_PEBS + 1]; /* samples per enum pmuprof_source */
 	uint64_t bytes;
 	const char *bad; /* the first malformed record's problem, NULL if none */
 	size_t bad_off;	 /* its offset in that read() buffer */

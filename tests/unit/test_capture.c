@@ -18,7 +18,7 @@
 /* ---- fixtures ---------------------------------------------------------- */
 
 static struct pmu_caps caps_none, caps_intel;
-static struct pmuprof_info info_2cpu, info_1cpu, info_pmu, info_unpriv;
+static struct pmuprof_info info_2cpu, info_1cpu, info_1possible, info_pmu, info_unpriv;
 
 static void setup_caps(void)
 {
@@ -44,6 +44,7 @@ static void setup_caps(void)
 
 	session__fill_info(&info_2cpu, &caps_none, 4, 2, true, 4);
 	session__fill_info(&info_1cpu, &caps_none, 4, 1, true, 4);
+	session__fill_info(&info_1possible, &caps_none, 1, 1, true, 4);
 	session__fill_info(&info_pmu, &caps_intel, 4, 4, true, 5);
 	session__fill_info(&info_unpriv, &caps_none, 4, 2, false, 4);
 }
@@ -74,7 +75,11 @@ START_TEST(test_info_sources)
 {
 	ck_assert_uint_eq(info_2cpu.sources,
 			  (1u << PMUPROF_SOURCE_NMI_IPI) | (1u << PMUPROF_SOURCE_TIMER));
-	ck_assert_uint_eq(info_1cpu.sources, 1u << PMUPROF_SOURCE_TIMER);
+	/* one of four CPUs online: NMI_IPI still offered (the session samples
+	 * from the timer until a second CPU comes online, rel_faults) */
+	ck_assert_uint_eq(info_1cpu.sources,
+			  (1u << PMUPROF_SOURCE_NMI_IPI) | (1u << PMUPROF_SOURCE_TIMER));
+	ck_assert_uint_eq(info_1possible.sources, 1u << PMUPROF_SOURCE_TIMER);
 	ck_assert_uint_eq(info_pmu.sources, (1u << PMUPROF_SOURCE_NMI_IPI) |
 						    (1u << PMUPROF_SOURCE_TIMER) |
 						    (1u << PMUPROF_SOURCE_PMU));
@@ -431,7 +436,8 @@ static const struct vcase vcases[] = {
 	{"two clock events", e_two_clocks, NULL, EINVAL},
 	{"TIMER source", e_timer, NULL, 0},
 	{"TIMER on one cpu", e_timer, &info_1cpu, 0},
-	{"NMI_IPI on one cpu", e_none, &info_1cpu, ENODEV},
+	{"NMI_IPI on one online cpu", e_none, &info_1cpu, 0},
+	{"NMI_IPI on one possible cpu", e_none, &info_1possible, ENODEV},
 	{"PMU event without PMU", e_pmu, NULL, ENODEV},
 	{"PMU event with PMU", e_pmu, &info_pmu, 0},
 	{"PMU period below min", e_pmu_low, &info_pmu, EINVAL},

@@ -229,23 +229,24 @@ START_TEST(test_due)
 {
 	u64 due = 0;
 
-	/* not started: due at once, next one a period later */
-	ck_assert(ipiplan__due(&due, 1000, 5000));
+	/* not started: due at once (one due time passed), next one a period later */
+	ck_assert_uint_eq(ipiplan__due(&due, 1000, 5000), 1);
 	ck_assert_uint_eq(due, 6000);
-	ck_assert(!ipiplan__due(&due, 1000, 5999));
+	ck_assert_uint_eq(ipiplan__due(&due, 1000, 5999), 0);
 	ck_assert_uint_eq(due, 6000);
 	/* exactly on time */
-	ck_assert(ipiplan__due(&due, 1000, 6000));
+	ck_assert_uint_eq(ipiplan__due(&due, 1000, 6000), 1);
 	ck_assert_uint_eq(due, 7000);
-	/* late by 3.5 periods: one sample, phase kept */
-	ck_assert(ipiplan__due(&due, 1000, 10500));
+	/* late by 3.5 periods: due times 7000..10000 passed, one sample taken
+	 * and three missed (the caller counts k - 1), phase kept */
+	ck_assert_uint_eq(ipiplan__due(&due, 1000, 10500), 4);
 	ck_assert_uint_eq(due, 11000);
 	/* a longer period from now on (throttled) */
-	ck_assert(ipiplan__due(&due, 2000, 11000));
+	ck_assert_uint_eq(ipiplan__due(&due, 2000, 11000), 1);
 	ck_assert_uint_eq(due, 13000);
 	/* period 0 is 1 ns */
 	due = 0;
-	ck_assert(ipiplan__due(&due, 0, 42));
+	ck_assert_uint_eq(ipiplan__due(&due, 0, 42), 1);
 	ck_assert_uint_eq(due, 43);
 	ck_assert_uint_eq(ipiplan__next(IPIPLAN_NO_DUE, 7), 7);
 	ck_assert_uint_eq(ipiplan__next(5, 7), 5);

@@ -167,12 +167,27 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 			"they were cheap again); periods in the file are the ones used (the "
 			"module parameter max_handler_pct sets the budget, 0 turns it off)\n",
 			throttled, raised);
-	if (have_stats && st->total.ipis_outstanding)
+	if (have_stats && st->missed) {
+		uint64_t due = r->d.n.samples + total_lost + st->missed;
+		double pct = 100.0 * (double)st->missed / (double)due;
+
 		fprintf(stderr,
-			"pmuctl: warning: %" PRIu64 " cpu-clock samples were not taken because the "
-			"CPU had not yet taken the previous sampling NMI (a stalled vCPU, or long "
-			"NMI handlers); the profile under-counts those CPUs' time\n",
-			(uint64_t)st->total.ipis_outstanding);
+			"pmuctl: %s: %" PRIu64 " cpu-clock samples (%.2f %% of those due) were "
+			"MISSED: %" PRIu64 " skipped by late timers, %" PRIu64
+			" not sent to a CPU that had not taken the previous sampling NMI, %" PRIu64
+			" NMI IPIs never taken; the CPUs concerned were not running (a "
+			"descheduled vCPU on a loaded host) or stalled: their time is "
+			"under-counted%s\n",
+			pct > 1.0 ? "WARNING" : "note", (uint64_t)st->missed,
+			pct, (uint64_t)st->ticks_missed, (uint64_t)st->total.ipis_outstanding,
+			(uint64_t)st->ipis_unanswered,
+			pct > 1.0 ? "; profile on a quieter host or with a longer period" : "");
+	}
+	if (have_stats && st->replans)
+		fprintf(stderr,
+			"pmuctl: CPU hotplug re-planned sampling %" PRIu64 " times during the "
+			"recording (a lone online CPU samples itself from its timer)\n",
+			(uint64_t)st->replans);
 }
 
 int cmd_record(int argc, char **argv)

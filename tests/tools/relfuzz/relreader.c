@@ -17,6 +17,8 @@
  * Prints "relreader: samples=S lost=L lost_records=R captured=C reads=N
  * fill_pct=F seconds=T result=ok|FAIL" and exits 0 only if all holds.
  *
+ * -m MARKER (without -K drain): "started" is written to MARKER once the
+ *   session runs.
  * -K running: write "started" to MARKER once sampling and reading run, then
  *   read slowly forever (until killed).
  * -K drain: after SECONDS, STOP, write "draining" to MARKER, then drain
@@ -131,10 +133,10 @@ int main(int argc, char **argv)
 	}
 	start = tt_now();
 	t_end = start + secs;
-	if (kill_mode && !strcmp(kill_mode, "running")) {
+	if (!kill_mode || !strcmp(kill_mode, "running"))
 		mark(marker, "started");
+	if (kill_mode && !strcmp(kill_mode, "running"))
 		t_end = 1e300;
-	}
 	while (tt_now() < t_end) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 
@@ -213,10 +215,16 @@ int main(int argc, char **argv)
 		bad = 1;
 	}
 	printf("relreader: samples=%llu lost=%llu lost_records=%llu captured=%llu reads=%lu "
-	       "full_reads=%lu throttles=%llu seconds=%.1f result=%s\n",
+	       "full_reads=%lu throttles=%llu nmi_ipi=%llu timer=%llu missed=%llu ticks_missed=%llu "
+	       "outstanding=%llu unanswered=%llu replans=%llu seconds=%.1f result=%s\n",
 	       (unsigned long long)t.n.samples, (unsigned long long)t.n.lost,
 	       (unsigned long long)t.n.lost_records, (unsigned long long)st.total.captured, reads,
 	       full_reads, (unsigned long long)(t.n.throttled + t.n.unthrottled + t.n.periods),
+	       (unsigned long long)t.by_source[PMUPROF_SOURCE_NMI_IPI],
+	       (unsigned long long)t.by_source[PMUPROF_SOURCE_TIMER],
+	       (unsigned long long)st.missed, (unsigned long long)st.ticks_missed,
+	       (unsigned long long)st.total.ipis_outstanding,
+	       (unsigned long long)st.ipis_unanswered, (unsigned long long)st.replans,
 	       tt_now() - start, bad ? "FAIL" : "ok");
 	close(fd);
 	return bad ? 1 : 0;

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Scenario: faults during sampling (issue 8), each ending with exact
 # accounting (records read == stats.samples, read + LOST == captured):
+#  lone-cpu  an NMI-IPI session started with cpu1 offline samples cpu0 from
+#            its timer, then by NMI IPIs once cpu1 is back (replans counted)
 #  hotplug   cpu1 offline/online in a loop under a 10 kHz cpu-clock session
 #            while relchurn forks/execs/exits; a session targeting only the
 #            offline cpu1 (TIMER source) starts and samples once cpu1 is back
@@ -60,6 +62,35 @@ fi
 [ -w /sys/devices/system/cpu/cpu1/online ] || skip "cpu1 cannot be hotplugged here"
 load_module
 
+# --- an NMI-IPI session started while one CPU is online (issue 21) ------
+# Deterministic order, not a race: cpu1 goes offline first, the session is
+# CONFIGUREd and STARTed on the lone cpu0 (it samples itself from its timer:
+# TIMER samples), then cpu1 comes back and NMI IPIs resume (NMI_IPI
+# samples, one re-plan counted), then cpu1 leaves again (a second re-plan).
+echo 0 >/sys/devices/system/cpu/cpu1/online
+rm -f "$RESULTS/lone.mark"
+out=$RESULTS/lone-cpu.txt
+relreader -P 200000 -d 0 -t 3 -c -m "$RESULTS/lone.mark" </dev/null >"$out" 2>&1 &
+rd=$!
+if wait_for "$RESULTS/lone.mark" started; then
+	usleep 500000 # a few thousand due samples on the lone CPU
+	echo 1 >/sys/devices/system/cpu/cpu1/online
+	bg taskset -c 1 spin7030 1
+	wait $!
+	echo 0 >/sys/devices/system/cpu/cpu1/online
+fi
+wait $rd
+reader_check lone-cpu-accounting "$out" $?
+echo 1 >/sys/devices/system/cpu/cpu1/online
+res=$(grep '^relreader:' "$out" | tail -n 1)
+field() { echo "$res" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
+if [ "$(field timer)" -gt 0 ] 2>/dev/null && [ "$(field nmi_ipi)" -gt 0 ] &&
+	[ "$(field replans)" -ge 2 ]; then
+	pass_check lone-cpu-timer-then-nmi-ipi
+else
+	fail_check lone-cpu-timer-then-nmi-ipi "want timer>0 nmi_ipi>0 replans>=2: $res"
+fi
+
 # --- hotplug under 10 kHz sampling with process churn ------------------
 bg relchurn -s $((hp_secs + 2)) -x $churn_x
 churn=$!
@@ -81,8 +112,8 @@ echo "hotplug cycles=$ok" >>"$RESULTS/summary.txt"
 wait $churn
 grep '^relchurn:' "$RESULTS/scenario.log" | tail -n 1 >>"$RESULTS/summary.txt"
 
-# A session on the offline cpu1 only (TIMER source: NMI-IPI needs two online
-# CPUs): START works, samples come once cpu1 is back.
+# A session on the offline cpu1 only (TIMER source): START works, samples
+# come once cpu1 is back.
 echo 0 >/sys/devices/system/cpu/cpu1/online
 bg taskset -c 0 spin7030 6
 w=$!
