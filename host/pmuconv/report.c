@@ -439,6 +439,10 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		fprintf(out, ",\n \"throttled\": null");
 	if (ac->unthrottled) /* present when the rate was raised back */
 		fprintf(out, ",\n \"unthrottled\": %llu", (unsigned long long)ac->unthrottled);
+	if (ac->missed) /* present when cpu-clock samples were due and not taken */
+		fprintf(out, ",\n \"missed\": %llu,\n \"missed_percent\": %.4f",
+			(unsigned long long)ac->missed,
+			pc_pct(ac->missed, ac->missed + ac->lost + ac->samples));
 	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
 	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
 	if (ac->truncated)

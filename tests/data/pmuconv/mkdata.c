@@ -17,6 +17,9 @@
  *   lost CPU TIME N
  *   throttle CPU EV TIME OLD NEW
  *   unthrottle CPU EV TIME OLD NEW   (the rate raised back)
+ *   stats missed=N ticks=N outstanding=N unanswered=N
+ *                   a STATS frame (GET_STATS at the end) with these missed-
+ *                   sample counts (sum them into missed= yourself)
  *   end TIME        close with a trailer (session clock)
  *   truncate        flush and abandon: no trailer
  */
@@ -261,6 +264,27 @@ int main(int argc, char **argv)
 			t.new_period = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
 			if (pmufile_writer__records(w, &t, sizeof(t)))
 				die(ln, "writer rejected throttle");
+		} else if (!strcmp(cmd, "stats")) {
+			struct pmuprof_stats st = {.size = sizeof(st), .state = PMUPROF_STATE_STOPPED};
+			char *kv;
+
+			while ((kv = strtok_r(NULL, " \t", &save))) {
+				char *eq = strchr(kv, '=');
+				uint64_t v = eq ? strtoull(eq + 1, NULL, 0) : 0;
+
+				if (eq && !strncmp(kv, "missed=", 7))
+					st.missed = v;
+				else if (eq && !strncmp(kv, "ticks=", 6))
+					st.ticks_missed = v;
+				else if (eq && !strncmp(kv, "outstanding=", 12))
+					st.total.ipis_outstanding = v;
+				else if (eq && !strncmp(kv, "unanswered=", 11))
+					st.ipis_unanswered = v;
+				else
+					die(ln, "stats: unknown KEY=VALUE");
+			}
+			if (pmufile_writer__stats(w, &st))
+				die(ln, "writer rejected stats");
 		} else if (!strcmp(cmd, "end")) {
 			uint64_t t = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
 			fclose(in);
