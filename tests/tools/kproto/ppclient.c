@@ -418,7 +418,8 @@ static int cmd_record(int argc, char **argv)
 	       "captured=%llu stat_samples=%llu stat_lost=%llu filtered=%llu nmis=%llu "
 	       "passed=%llu ipis=%llu throttled=%llu user=%llu kernel=%llu kstacks=%llu "
 	       "ustacks=%llu handler_ns_min=%llu handler_ns_mean=%llu handler_ns_max=%llu "
-	       "bytes=%llu state=%u loops_capped=%llu outstanding=%llu\n",
+	       "bytes=%llu state=%u loops_capped=%llu outstanding=%llu missed=%llu "
+	       "ticks_missed=%llu unanswered=%llu taken=%llu replans=%llu\n",
 	       (unsigned long long)a.t.n.samples, (unsigned long long)a.t.n.lost,
 	       (unsigned long long)a.t.n.lost_records, (unsigned long long)a.t.n.throttled,
 	       (unsigned long long)st.total.captured, (unsigned long long)st.total.samples,
@@ -433,7 +434,9 @@ static int cmd_record(int argc, char **argv)
 					    : 0),
 	       (unsigned long long)st.total.handler_ns_max, (unsigned long long)a.t.bytes, st.state,
 	       (unsigned long long)st.total.overflow_loops_capped,
-	       (unsigned long long)st.total.ipis_outstanding);
+	       (unsigned long long)st.total.ipis_outstanding, (unsigned long long)st.missed,
+	       (unsigned long long)st.ticks_missed, (unsigned long long)st.ipis_unanswered,
+	       (unsigned long long)st.total.ipis_taken, (unsigned long long)st.replans);
 	if (a.addr)
 		printf("record: addr=%llu addr_ok=%llu page_unknown=%llu page_4k=%llu "
 		       "page_2m=%llu page_1g=%llu\n",
@@ -443,7 +446,8 @@ static int cmd_record(int argc, char **argv)
 	for (unsigned int c = 0; c < st.nr_cpus && c < PMUPROF_MAX_CPUS; c++)
 		if (cpus[c].nmis_handled || cpus[c].ipis_sent || cpus[c].captured)
 			printf("record: cpu=%u captured=%llu samples=%llu lost=%llu nmis=%llu "
-			       "passed=%llu ipis=%llu outstanding=%llu read_records=%llu\n",
+			       "passed=%llu ipis=%llu outstanding=%llu read_records=%llu "
+			       "taken=%llu\n",
 			       c, (unsigned long long)cpus[c].captured,
 			       (unsigned long long)cpus[c].samples,
 			       (unsigned long long)cpus[c].lost,
@@ -451,7 +455,8 @@ static int cmd_record(int argc, char **argv)
 			       (unsigned long long)cpus[c].nmis_passed,
 			       (unsigned long long)cpus[c].ipis_sent,
 			       (unsigned long long)cpus[c].ipis_outstanding,
-			       (unsigned long long)cpus[c].read_records);
+			       (unsigned long long)cpus[c].read_records,
+			       (unsigned long long)cpus[c].ipis_taken);
 
 	/* The accounting the module promises. */
 	if (a.bad) {
