@@ -275,8 +275,9 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 	if (ac->missed) {
 		double pct = pc_pct(ac->missed, ac->missed + ac->lost + ac->samples);
 
-		fprintf(out, "missed:     %llu (%.2f%% of %llu due): cpu-clock samples not taken, "
-			     "the CPU was not running (descheduled vCPU) or stalled%s\n",
+		fprintf(out,
+			"missed:     %llu (%.2f%% of %llu due): cpu-clock samples not taken, "
+			"the CPU was not running (descheduled vCPU) or stalled%s\n",
 			(unsigned long long)ac->missed, pct,
 			(unsigned long long)(ac->missed + ac->lost + ac->samples),
 			pct > 1.0 ? "; WARNING: shares are biased, record on a quieter host" : "");

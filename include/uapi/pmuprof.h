@@ -279,9 +279,9 @@ struct pmuprof_stats {
 	__u64 event_lost[PMUPROF_MAX_EVENTS];
 	__u64 event_period[PMUPROF_MAX_EVENTS]; /* out: current period (freq mode moves it) */
 	/* added after VER0: callers passing PMUPROF_STATS_SIZE_VER0 get none of it */
-	__u64 missed; /* out: cpu-clock samples due but never taken, the sum of:
-		       * ticks_missed + total.ipis_outstanding + ipis_unanswered;
-		       * invisible otherwise (neither samples nor LOST records) */
+	__u64 missed;	       /* out: cpu-clock samples due but never taken, the sum of:
+				* ticks_missed + total.ipis_outstanding + ipis_unanswered;
+				* invisible otherwise (neither samples nor LOST records) */
 	__u64 ticks_missed;    /* out: due samples skipped because an hrtimer fired late
 				* (its CPU did not run: a descheduled vCPU, long IRQ-off) */
 	__u64 ipis_unanswered; /* out: NMI IPIs sent that no NMI took (total.ipis_sent -

@@ -178,8 +178,8 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 			" NMI IPIs never taken; the CPUs concerned were not running (a "
 			"descheduled vCPU on a loaded host) or stalled: their time is "
 			"under-counted%s\n",
-			pct > 1.0 ? "WARNING" : "note", (uint64_t)st->missed,
-			pct, (uint64_t)st->ticks_missed, (uint64_t)st->total.ipis_outstanding,
+			pct > 1.0 ? "WARNING" : "note", (uint64_t)st->missed, pct,
+			(uint64_t)st->ticks_missed, (uint64_t)st->total.ipis_outstanding,
 			(uint64_t)st->ipis_unanswered,
 			pct > 1.0 ? "; profile on a quieter host or with a longer period" : "");
 	}

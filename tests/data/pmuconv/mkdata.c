@@ -265,7 +265,8 @@ int main(int argc, char **argv)
 			if (pmufile_writer__records(w, &t, sizeof(t)))
 				die(ln, "writer rejected throttle");
 		} else if (!strcmp(cmd, "stats")) {
-			struct pmuprof_stats st = {.size = sizeof(st), .state = PMUPROF_STATE_STOPPED};
+			struct pmuprof_stats st = {.size = sizeof(st),
+						   .state = PMUPROF_STATE_STOPPED};
 			char *kv;
 
 			while ((kv = strtok_r(NULL, " \t", &save))) {

@@ -215,15 +215,15 @@ int main(int argc, char **argv)
 		bad = 1;
 	}
 	printf("relreader: samples=%llu lost=%llu lost_records=%llu captured=%llu reads=%lu "
-	       "full_reads=%lu throttles=%llu nmi_ipi=%llu timer=%llu missed=%llu ticks_missed=%llu "
+	       "full_reads=%lu throttles=%llu nmi_ipi=%llu timer=%llu missed=%llu "
+	       "ticks_missed=%llu "
 	       "outstanding=%llu unanswered=%llu replans=%llu seconds=%.1f result=%s\n",
 	       (unsigned long long)t.n.samples, (unsigned long long)t.n.lost,
 	       (unsigned long long)t.n.lost_records, (unsigned long long)st.total.captured, reads,
 	       full_reads, (unsigned long long)(t.n.throttled + t.n.unthrottled + t.n.periods),
 	       (unsigned long long)t.by_source[PMUPROF_SOURCE_NMI_IPI],
-	       (unsigned long long)t.by_source[PMUPROF_SOURCE_TIMER],
-	       (unsigned long long)st.missed, (unsigned long long)st.ticks_missed,
-	       (unsigned long long)st.total.ipis_outstanding,
+	       (unsigned long long)t.by_source[PMUPROF_SOURCE_TIMER], (unsigned long long)st.missed,
+	       (unsigned long long)st.ticks_missed, (unsigned long long)st.total.ipis_outstanding,
 	       (unsigned long long)st.ipis_unanswered, (unsigned long long)st.replans,
 	       tt_now() - start, bad ? "FAIL" : "ok");
 	close(fd);
