@@ -5,9 +5,11 @@
 set -e
 PKGS="make gcc libc6-dev pkg-config libpfm4-dev libelf-dev libdw-dev zlib1g-dev check \
 qemu-system-x86 busybox-static cpio gzip linux-headers-amd64 binutils kmod \
-libxml2-utils valgrind linux-perf libjansson-dev \
+libxml2-utils valgrind linux-perf libjansson-dev chromium nodejs \
 meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3-venv flex bison dpkg-dev patch xz-utils"
 # (the second line: building QEMU with the emulated-PMU series, make qemu-pmu)
+# (chromium and nodejs: the HTML report's browser test; npm-deps.sh below
+#  installs its npm packages into ~/.cache/pmuprof/npm)
 # `deps.sh soak` also installs what only `make soak` needs (clang for libFuzzer).
 [ "${1:-}" = soak ] && PKGS="$PKGS clang"
 missing=""
@@ -41,3 +43,4 @@ if [ ! -f "$CACHE/vmlinuz-$KVER" ]; then
 	mv "$CACHE/vmlinuz-$KVER.part" "$CACHE/vmlinuz-$KVER"
 	rm -rf "$CACHE/tmp"
 fi
+sh "$(dirname "$0")/npm-deps.sh"
