@@ -1,7 +1,16 @@
-function pmuFlame(svg) {
+/*
+ * The flamegraph's interactions, shared by the standalone SVG and the HTML
+ * page: hover details, click to zoom, Search (a prompt; Ctrl-F or / while
+ * the graph has keyboard focus, Esc resets), and, with opts.fit (the HTML
+ * page), a width that follows the graph's container. Frames keep their
+ * layout as fractions of the drawing width, so a new width only rescales.
+ * Returns {ask, reset, zoomTo(name, kind), fit()}.
+ */
+function pmuFlame(svg, opts) {
 	'use strict';
 	var NS = 'http://www.w3.org/2000/svg';
-	var fw = +svg.getAttribute('data-fw'), fh = +svg.getAttribute('data-fh');
+	var MIN_W = 480; /* narrower containers scroll the graph instead */
+	var fw0 = +svg.getAttribute('data-fw'), fw = fw0, fh = +svg.getAttribute('data-fh');
 	var pad = +svg.getAttribute('data-pad'), ybase = +svg.getAttribute('data-ybase');
 	var cw = +svg.getAttribute('data-cw');
 	var one = function (c) { return svg.querySelector('.' + c); };
@@ -12,7 +21,9 @@ function pmuFlame(svg) {
 		var g = gs[i], r = g.querySelector('rect');
 		var tip = g.querySelector('title').textContent.split('\n');
 		var f = {g: g, r: r, t: g.querySelector('text'), name: tip[0],
-			tip: tip.join('  |  '), x: +r.getAttribute('x'), w: +r.getAttribute('width'),
+			tip: tip.join('  |  '), kind: g.getAttribute('class').split(' ')[1],
+			x: (r.getAttribute('x') - pad) / (fw0 - 2 * pad),
+			w: r.getAttribute('width') / (fw0 - 2 * pad),
 			y: +r.getAttribute('y'), v: +g.getAttribute('data-v'),
 			fill: r.getAttribute('fill'), size: 1, parent: -1};
 		f.d = Math.round((ybase - f.y) / fh);
@@ -35,11 +46,14 @@ function pmuFlame(svg) {
 		f.t.setAttribute('x', (x + 3).toFixed(2));
 		f.t.textContent = s;
 	}
+	/* x, w: fractions of the drawing width (fw - 2 * pad) */
 	function place(f, x, w) {
-		f.r.setAttribute('x', x.toFixed(2));
-		f.r.setAttribute('width', w.toFixed(2));
-		label(f, x, w);
+		var px = pad + x * (fw - 2 * pad), pw = w * (fw - 2 * pad);
+		f.r.setAttribute('x', px.toFixed(2));
+		f.r.setAttribute('width', pw.toFixed(2));
+		label(f, px, pw);
 	}
+	var zoomed = 0;
 	function reset() {
 		for (j = 0; j !== fr.length; j++) {
 			fr[j].g.style.display = '';
@@ -47,9 +61,10 @@ function pmuFlame(svg) {
 			place(fr[j], fr[j].x, fr[j].w);
 		}
 		resetEl.style.display = 'none';
+		zoomed = 0;
 	}
 	function zoom(k) {
-		var z = fr[k], s = (fw - 2 * pad) / z.w, anc = {};
+		var z = fr[k], anc = {};
 		if (k === 0) { reset(); return; }
 		for (j = z.parent; j !== -1; j = fr[j].parent) anc[j] = true;
 		for (j = 0; j !== fr.length; j++) {
@@ -57,16 +72,59 @@ function pmuFlame(svg) {
 			if (j >= k && j - k < z.size) {
 				f.g.style.display = '';
 				f.g.style.opacity = '';
-				place(f, pad + (f.x - z.x) * s, f.w * s);
+				place(f, (f.x - z.x) / z.w, f.w / z.w);
 			} else if (anc[j]) {
 				f.g.style.display = '';
 				f.g.style.opacity = '0.55';
-				place(f, pad, fw - 2 * pad);
+				place(f, 0, 1);
 			} else {
 				f.g.style.display = 'none';
 			}
 		}
 		resetEl.style.display = '';
+		zoomed = k;
+	}
+	/* The widest frame of the function `name` (of `kind` when given:
+	 * u, k, x, p): zoom to it and show its details; false if no frame of
+	 * it is drawn (all narrower than the drawing limit). */
+	function zoomTo(name, kind) {
+		var best = -1, n = 0;
+		for (j = 1; j < fr.length; j++) {
+			if (fr[j].name !== name || (kind && fr[j].kind !== kind)) continue;
+			n++;
+			if (best === -1 || fr[j].v > fr[best].v) best = j;
+		}
+		if (best === -1) {
+			details.textContent = name + ': no frame drawn (all narrower than the drawing limit)';
+			return false;
+		}
+		zoom(best);
+		details.textContent = fr[best].tip + (n > 1 ? '  |  widest of ' + n +
+			' frames of this function; Search highlights all' : '');
+		return true;
+	}
+	/* Width of the container (HTML page): resize the drawing, move the
+	 * header and footer items that hang on the right edge or the centre,
+	 * and lay the frames out again at the current zoom. */
+	function fit() {
+		var box = svg.parentNode, w = box ? box.clientWidth : 0, h, k;
+		if (!w) return;
+		w = Math.max(MIN_W, Math.floor(w));
+		if (w === fw) return;
+		fw = w;
+		h = svg.getAttribute('height');
+		svg.setAttribute('width', fw);
+		svg.setAttribute('viewBox', '0 0 ' + fw + ' ' + h);
+		var kids = svg.children;
+		for (k = 0; k !== kids.length; k++) {
+			var e = kids[k], c = e.getAttribute('class') || '';
+			if (e.localName === 'rect') e.setAttribute('width', fw);
+			else if (e.getAttribute('text-anchor') === 'middle') e.setAttribute('x', fw / 2);
+			else if (e.getAttribute('text-anchor') === 'end') e.setAttribute('x', fw - pad);
+			else if (c === 'fg-legend')
+				e.setAttribute('transform', 'translate(' + (fw - fw0) / 2 + ',0)');
+		}
+		if (zoomed) zoom(zoomed); else reset();
 	}
 	function search(q) {
 		var re = null, cover = 0, sum = 0, hits = 0;
@@ -92,6 +150,14 @@ function pmuFlame(svg) {
 		var q = window.prompt('Search frames (regular expression; substring if not valid):', '');
 		if (q !== null) search(q);
 	}
+	/* Focusable, and focused by a click on it; the keys are the graph's
+	 * only while it has focus (the standalone SVG is the whole document),
+	 * so the browser's own Ctrl-F keeps working everywhere else. */
+	var standalone = svg === document.documentElement;
+	svg.setAttribute('tabindex', '0');
+	svg.addEventListener('mousedown', function () {
+		if (!standalone) svg.focus({preventScroll: true});
+	});
 	fr.forEach(function (f, k) {
 		f.g.addEventListener('mouseover', function () { details.textContent = f.tip; });
 		f.g.addEventListener('mouseout', function () { details.textContent = ' '; });
@@ -99,21 +165,19 @@ function pmuFlame(svg) {
 	});
 	resetEl.addEventListener('click', reset);
 	searchEl.addEventListener('click', ask);
-	var api = {ask: ask, reset: function () { reset(); search(''); }};
-	svg.addEventListener('mouseenter', function () { pmuFlame.active = api; });
-	if (!pmuFlame.active) pmuFlame.active = api;
-	if (!pmuFlame.keys) {
-		pmuFlame.keys = true;
-		document.addEventListener('keydown', function (e) {
-			var a = pmuFlame.active;
-			if (!a) return;
-			if (((e.ctrlKey || e.metaKey) && e.key === 'f') || e.key === '/') {
-				e.preventDefault();
-				a.ask();
-			} else if (e.key === 'Escape') {
-				a.reset();
-			}
-		});
-	}
+	(standalone ? document : svg).addEventListener('keydown', function (e) {
+		if (((e.ctrlKey || e.metaKey) && e.key === 'f') || e.key === '/') {
+			e.preventDefault();
+			ask();
+		} else if (e.key === 'Escape') {
+			reset();
+			search('');
+		}
+	});
 	reset();
+	if (opts && opts.fit && !standalone) {
+		fit();
+		window.addEventListener('resize', fit);
+	}
+	return {ask: ask, reset: function () { reset(); search(''); }, zoomTo: zoomTo, fit: fit};
 }

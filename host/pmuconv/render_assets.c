@@ -15,4 +15,5 @@
 RC_EMBED(rc_flame_js, "flame.js");
 RC_EMBED(rc_flame_css, "flame.css");
 RC_EMBED(rc_report_css, "report.css");
+RC_EMBED(rc_report_js, "report.js");
 RC_EMBED(rc_pagesize_css, "pagesize.css");

@@ -144,13 +144,15 @@ int rc_flamegraph_write(FILE *out, struct rc_tree *t, const struct rc_svg_opts *
  * Returns 0 or a negative errno. */
 int rc_pagesize_write(FILE *out, const struct pagesize_summary *s, int standalone);
 
-/* ---- assets: flame.js, flame.css, report.css, pagesize.css ------------
- * rc_flame_js defines pmuFlame(svgElement) for standalone SVGs and the HTML
- * page. It reads everything from the SVG: frames are the <g class="f ...">
+/* ---- assets: flame.js, flame.css, report.css, report.js, pagesize.css --
+ * rc_flame_js defines pmuFlame(svgElement, opts) for standalone SVGs and the
+ * HTML page; rc_report_js, the HTML page's own script, calls it with
+ * {fit: true} for each event section and wires the function tables' a.fn-link
+ * rows to zoomTo(). pmuFlame reads everything from the SVG: frames are the <g class="f ...">
  * elements in preorder (a frame's subtree is the `size` frames from it on),
  * each with a <title> whose first line is the name, a data-v value and a
- * <rect>; names go back into the document only as textContent. Neither it
+ * <rect>; names go back into the document only as textContent. Neither script
  * nor the CSS contains "]]>" or "</" (CDATA sections, HTML <script>). */
-extern const char rc_flame_js[], rc_flame_css[], rc_report_css[], rc_pagesize_css[];
+extern const char rc_flame_js[], rc_flame_css[], rc_report_css[], rc_report_js[], rc_pagesize_css[];
 
 #endif

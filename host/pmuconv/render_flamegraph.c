@@ -518,7 +518,9 @@ int rc_flamegraph_write(FILE *o, struct rc_tree *t, const struct rc_svg_opts *so
 	if (so->diff && t->before_unmatched)
 		fprintf(o, "; %s of the earlier profile is on paths absent here",
 			rc_fmt_pct(b1, t->before_unmatched, c.before_total));
-	fputs(". Click a frame to zoom, Search (or Ctrl-F, /) to highlight, Esc to reset.</text>\n",
+	fputs(". Click a frame to zoom, Search to highlight (Ctrl-F or / while the graph has "
+	      "focus), "
+	      "Esc to reset.</text>\n",
 	      o);
 	if (so->standalone)
 		fprintf(o,

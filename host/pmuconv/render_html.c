@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The HTML report: one self-contained page (no network, no external files)
- * with the accounting header, each event's interactive flamegraph (inline
- * SVG driven by one shared script), the top tables by self and total, the
- * process and CPU breakdowns, and the page-size charts.
+ * with the accounting header (and each event's sample-source split), each
+ * event's interactive flamegraph (inline SVG driven by flame.js, as wide as
+ * the page), the top tables by self and total (a row zooms the graph:
+ * report.js), the process and CPU breakdowns, and the page-size charts.
  *
  * The page is polyglot markup: it parses as HTML5 and as well-formed XML
  * (XHTML namespace, CDATA-guarded script and style, numeric character
@@ -40,6 +41,41 @@ static const char *source_name(uint32_t src) /* "" if unknown */
 							 [PMUPROF_SOURCE_PEBS] = "PEBS"};
 
 	return src < PC_NR_SOURCES && names[src] ? names[src] : "";
+}
+
+/* An event whose samples came from more than one source (cpu-clock: NMI-IPI
+ * samples, and timer samples on the CPUs that send the NMIs): how many of
+ * each, and, with timer samples, what they cannot see, as report.txt says. */
+static void source_split(FILE *o, const struct pc_agg *a)
+{
+	const char *sep = "";
+	unsigned int n = 0;
+	char b1[32];
+
+	for (unsigned int i = 0; i < PC_NR_SOURCES; i++)
+		n += a->acct.by_source[i] != 0;
+	if (n < 2)
+		return;
+	fputs("<p class=\"sources\">", o);
+	rc_esc(o, a->prof.event);
+	fputs(" samples by source:", o);
+	for (unsigned int i = 0; i < PC_NR_SOURCES; i++) {
+		const char *name = source_name(i);
+
+		if (!a->acct.by_source[i])
+			continue;
+		fprintf(o, "%s ", sep);
+		rc_esc(o, name[0] ? name : "unknown source");
+		fprintf(o, " %s (%.1f %%)", rc_fmt_u64(b1, a->acct.by_source[i]),
+			pc_pct(a->acct.by_source[i], a->acct.samples));
+		sep = ",";
+	}
+	fputs("</p>\n", o);
+	if (a->acct.by_source[PMUPROF_SOURCE_TIMER])
+		fputs("<p class=\"note\">Timer samples come from a CPU's own timer interrupt and "
+		      "cannot land in IRQ-disabled code; leave one CPU out of -C for NMI samples "
+		      "everywhere.</p>\n",
+		      o);
 }
 
 static void accounting(FILE *o, const struct pc_set *s)
@@ -142,10 +178,16 @@ static void accounting(FILE *o, const struct pc_set *s)
 		esc_td(o, "n", a->has_throttle ? rc_fmt_u64(b1, g->acct.throttled) : "?");
 		fputs("</tr>\n", o);
 	}
-	fputs("</table></section>\n", o);
+	fputs("</table>\n", o);
+	for (size_t i = 0; i < s->nr; i++)
+		source_split(o, s->ev[i]);
+	fputs("</section>\n", o);
 }
 
-static void func_table(FILE *o, const struct pc_report_event *r, size_t top, int by_total)
+/* A row's function name links to its event's flamegraph (fg-EV); report.js
+ * makes a click on the row zoom the graph to that function's frame. */
+static void func_table(FILE *o, const struct pc_report_event *r, size_t ev, size_t top,
+		       int by_total)
 {
 	const struct pc_agg *a = r->agg;
 	const struct pc_profile *p = &a->prof;
@@ -175,10 +217,11 @@ static void func_table(FILE *o, const struct pc_report_event *r, size_t top, int
 		if (est)
 			fprintf(o, "<td class=\"n\">%s</td>", rc_fmt_u64(b3, w));
 		fprintf(o,
-			"<td class=\"n\">%s</td><td class=\"fn\"><span class=\"kind %s\"></span>",
-			rc_fmt_pct(b1, other, p->total_weight), rc_kind_class(f->kind));
+			"<td class=\"n\">%s</td><td class=\"fn\"><span class=\"kind %s\"></span>"
+			"<a class=\"fn-link\" href=\"#fg-%zu\">",
+			rc_fmt_pct(b1, other, p->total_weight), rc_kind_class(f->kind), ev);
 		rc_esc(o, f->name);
-		fputs("</td></tr>\n", o);
+		fputs("</a></td></tr>\n", o);
 	}
 	fputs("</table>\n", o);
 	if (!shown)
@@ -226,7 +269,7 @@ static int event_section(FILE *o, const struct html_input *in, size_t i, size_t 
 	pc_render_opts(&ro, a, sub, sizeof(sub), unit, sizeof(unit));
 	fprintf(o, "<section class=\"event\" id=\"ev-%zu\"><h2>Event ", i);
 	rc_esc(o, a->prof.event);
-	fputs("</h2>\n<div class=\"fg\">\n", o);
+	fprintf(o, "</h2>\n<div class=\"fg\" id=\"fg-%zu\">\n", i);
 	if ((err = rc_tree__build(&t, &a->prof, 0)) || (err = rc_tree__layout(&t))) {
 		rc_tree__free(&t);
 		return err;
@@ -238,8 +281,8 @@ static int event_section(FILE *o, const struct html_input *in, size_t i, size_t 
 	fputs("</div>\n", o);
 	if (in->reports) {
 		const struct pc_report_event *r = &in->reports[i];
-		func_table(o, r, top, 0);
-		func_table(o, r, top, 1);
+		func_table(o, r, i, top, 0);
+		func_table(o, r, i, top, 1);
 		if (r->no_frame_samples)
 			fprintf(o, "<p>%llu samples had no function frame.</p>\n",
 				(unsigned long long)r->no_frame_samples);
@@ -333,10 +376,7 @@ int render_html(FILE *o, const struct html_input *in)
 			return err;
 	if (in->pagesize && (err = pagesize_section(o, in->pagesize)))
 		return err;
-	fprintf(o,
-		"<script>//<![CDATA[\n%s(function () {\n\tvar s = "
-		"document.querySelectorAll('svg.pmuflame');\n\tfor (var i = 0; i !== s.length; "
-		"i++) pmuFlame(s[i]);\n})();\n//]]></script>\n</body>\n</html>\n",
-		rc_flame_js);
+	fprintf(o, "<script>//<![CDATA[\n%s%s//]]></script>\n</body>\n</html>\n", rc_flame_js,
+		rc_report_js);
 	return ferror(o) ? -EIO : 0;
 }

@@ -22,6 +22,7 @@
 #include "host/pmuconv/render.h"
 #include "host/pmuconv/render_common.h"
 #include "host/pmuconv/report.h"
+#include "include/uapi/pmuprof.h"
 
 /* ---- building profiles by hand ------------------------------------------ */
 
@@ -309,6 +310,10 @@ START_TEST(test_script_embeddable)
 	ck_assert_ptr_null(strstr(rc_flame_js, "outerHTML"));
 	ck_assert_ptr_null(strstr(rc_flame_js, "insertAdjacentHTML"));
 	ck_assert_ptr_null(strstr(rc_flame_js, "eval("));
+	ck_assert_ptr_null(strstr(rc_report_js, "]]>"));
+	ck_assert_ptr_null(strstr(rc_report_js, "</"));
+	ck_assert_ptr_null(strstr(rc_report_js, "innerHTML"));
+	ck_assert_ptr_null(strstr(rc_report_js, "eval("));
 }
 END_TEST
 
@@ -750,7 +755,17 @@ START_TEST(test_html_page)
 	ck_assert_ptr_nonnull(strstr(m.buf, "Top functions by self (exclusive)"));
 	ck_assert_ptr_nonnull(strstr(m.buf, "Top functions by total (inclusive)"));
 	ck_assert_ptr_nonnull(strstr(m.buf, "<td class=\"n\">70.00%</td>"));
-	ck_assert_ptr_nonnull(strstr(m.buf, "<span class=\"kind k\"></span>&lt;script"));
+	ck_assert_ptr_nonnull(strstr(m.buf, "<span class=\"kind k\"></span>"
+					    "<a class=\"fn-link\" href=\"#fg-0\">&lt;script"));
+	/* every function row links to the event's flamegraph (report.js zooms
+	 * it): 2 self rows (work, hostile), 3 total rows (main, work, hostile;
+	 * process frames are not functions) */
+	ck_assert_uint_eq(count_str(m.buf, "<div class=\"fg\" id=\"fg-0\">"), 1);
+	ck_assert_uint_eq(count_str(m.buf, "<a class=\"fn-link\" href=\"#fg-0\">"), 5);
+	ck_assert_ptr_nonnull(strstr(m.buf, "fg.zoomTo(a.textContent, kind)"));
+	/* one sample source: no split, no caveat */
+	ck_assert_ptr_null(strstr(m.buf, "samples by source"));
+	ck_assert_ptr_null(strstr(m.buf, "IRQ-disabled"));
 	/* accounting: lost with its share, period */
 	ck_assert_ptr_nonnull(strstr(m.buf, "2 (16.67% of samples taken)"));
 	ck_assert_ptr_nonnull(strstr(m.buf, "1,000 cycles"));
@@ -761,6 +776,46 @@ START_TEST(test_html_page)
 	ck_assert_ptr_null(strstr(m.buf, "src="));
 	ck_assert_ptr_null(strstr(m.buf, "href=\"http"));
 	ck_assert_ptr_null(strstr(m.buf, "url("));
+	free(m.buf);
+	pc_report__free(&rep);
+	pc_set__free(&s);
+}
+END_TEST
+
+/* An event fed by two sources (cpu-clock: NMI-IPI samples, timer samples on
+ * the sending CPU) shows the split and the caveat that report.txt prints;
+ * two sources without the timer show the split only. */
+START_TEST(test_html_source_split)
+{
+	struct pc_set s;
+	struct pc_report_event rep;
+	struct mem m = {0};
+	FILE *f;
+
+	html_set(&s, &rep);
+	s.ev[0]->acct.by_source[PMUPROF_SOURCE_NMI_IPI] = 7;
+	s.ev[0]->acct.by_source[PMUPROF_SOURCE_TIMER] = 3;
+	struct html_input in = {.title = "rec.pmu", .set = &s, .reports = &rep};
+	f = mem_open(&m);
+	ck_assert_int_eq(render_html(f, &in), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(m.buf,
+				     "<p class=\"sources\">cycles samples by source: "
+				     "NMI-IPI timer 7 (70.0 %), timer interrupt 3 (30.0 %)</p>"));
+	ck_assert_ptr_nonnull(strstr(m.buf, "cannot land in IRQ-disabled code"));
+	/* in the accounting section, before the first event's section */
+	ck_assert(strstr(m.buf, "samples by source") < strstr(m.buf, "<section class=\"event\""));
+	free(m.buf);
+
+	memset(&m, 0, sizeof(m));
+	s.ev[0]->acct.by_source[PMUPROF_SOURCE_TIMER] = 0;
+	s.ev[0]->acct.by_source[PMUPROF_SOURCE_PMU] = 3;
+	f = mem_open(&m);
+	ck_assert_int_eq(render_html(f, &in), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(m.buf, "samples by source: PMU overflow 3 (30.0 %), "
+					    "NMI-IPI timer 7 (70.0 %)</p>"));
+	ck_assert_ptr_null(strstr(m.buf, "IRQ-disabled"));
 	free(m.buf);
 	pc_report__free(&rep);
 	pc_set__free(&s);
@@ -941,6 +996,7 @@ int main(int argc, char **argv)
 	tc = tcase_create("pagesize_html");
 	tcase_add_test(tc, test_pagesize_chart);
 	tcase_add_test(tc, test_html_page);
+	tcase_add_test(tc, test_html_source_split);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("scale");
 	tcase_set_timeout(tc, 60);
