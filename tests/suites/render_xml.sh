@@ -7,7 +7,7 @@
 # characters and bytes that are not UTF-8 must come out escaped so that a
 # report cannot inject markup or script. Also: determinism, the diff colour
 # direction, the 100k-unique-stack time budget, and the script's syntax
-# (node --check, skipped without node).
+# and of the HTML page (node --check, skipped without node).
 #
 # Prints PASS/FAIL/SKIP lines; always exits 0.
 BUILD=${BUILD:-build}
@@ -356,5 +356,16 @@ if command -v node >/dev/null 2>&1 && [ -f "$W/tree/cycles.svg" ]; then
 	fi
 else
 	skip "script/syntax" "node not installed"
+fi
+# the HTML page's script: flame.js followed by report.js
+if command -v node >/dev/null 2>&1 && [ -f "$W/rec.html" ]; then
+	xp "$W/rec.html" 'string(//*[local-name()="script"])' >"$W/page.js"
+	if err=$(node --check "$W/page.js" 2>&1); then
+		pass "script/html_page_syntax"
+	else
+		fail "script/html_page_syntax" "$(printf '%s' "$err" | head -n 3 | tr '\n' ' ')"
+	fi
+else
+	skip "script/html_page_syntax" "node not installed"
 fi
 exit 0
