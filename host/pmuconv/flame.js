@@ -177,7 +177,10 @@ function pmuFlame(svg, opts) {
 	reset();
 	if (opts && opts.fit && !standalone) {
 		fit();
-		window.addEventListener('resize', fit);
+		/* the container, not the window: a scroll bar that comes or goes
+		 * changes it without a window resize */
+		if (window.ResizeObserver) new ResizeObserver(fit).observe(svg.parentNode);
+		else window.addEventListener('resize', fit);
 	}
 	return {ask: ask, reset: function () { reset(); search(''); }, zoomTo: zoomTo, fit: fit};
 }

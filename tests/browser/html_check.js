@@ -8,7 +8,8 @@
  *   - no horizontal overflow of the page;
  *   - the flamegraph's Search button inside the viewport, and the topmost
  *     element at its centre (not clipped, not scrolled away);
- *   - the flamegraph as wide as its container (responsive, both widths);
+ *   - the flamegraph as wide as its container (responsive, both widths),
+ *     also after the window is made 300 px narrower;
  *   - Ctrl-F and / outside the flamegraph reach the browser untouched (not
  *     prevented, no prompt); on the focused flamegraph they open Search;
  *   - the sample-source split and its IRQ-off caveat are on the page;
@@ -156,6 +157,24 @@ async function one_width(browser, width) {
 	      `${ZOOM_FN} ${before.w} -> ${after.w} px`);
 	const shot2 = path.join(out_dir, `report-${width}-zoomed.png`);
 	await page.screenshot({path: shot2});
+
+	// narrower window, same page: the graph follows (zoom kept)
+	await page.setViewportSize({width: width - 300, height: 800});
+	const rs = await page.evaluate(() => new Promise((done) => {
+		/* after the next frame's layout and resize observations */
+		requestAnimationFrame(() => requestAnimationFrame(() => {
+			const svg = document.querySelector('svg.pmuflame');
+			done({svg: svg.getBoundingClientRect().width, box: svg.parentNode.clientWidth,
+			      attr: +svg.getAttribute('width')});
+		}));
+	}));
+	const az = await frameBox(page, ZOOM_FN);
+	check(`${tag}/follows_resize`,
+	      Math.abs(rs.svg - rs.box) <= 1 && rs.attr === rs.box && az &&
+		      Math.abs(az.w - (az.fw - 2 * az.pad)) < 0.5,
+	      `after resizing to ${width - 300} px: graph ${rs.svg} px (width attribute ` +
+		      `${rs.attr}) in a ${rs.box} px container, ${ZOOM_FN} ${az && az.w} px`,
+	      `${rs.attr} px`);
 
 	check(`${tag}/no_console_errors`, !errors.length, errors.slice(0, 3).join(' | '));
 	await ctx.close();
