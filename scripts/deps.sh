@@ -5,7 +5,7 @@
 set -e
 PKGS="make gcc libc6-dev pkg-config libpfm4-dev libelf-dev libdw-dev zlib1g-dev check \
 qemu-system-x86 busybox-static cpio gzip linux-headers-amd64 binutils kmod \
-libxml2-utils valgrind linux-perf libjansson-dev chromium nodejs \
+libxml2-utils valgrind linux-perf libjansson-dev chromium nodejs libiberty-dev libarchive-dev \
 meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3-venv flex bison dpkg-dev patch xz-utils"
 # (the second line: building QEMU with the emulated-PMU series, make qemu-pmu)
 # (chromium and nodejs: the HTML report's browser test; npm-deps.sh below

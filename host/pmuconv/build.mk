@@ -20,7 +20,10 @@ PMUCONV_RENDER_SRCS := $(filter host/pmuconv/render_%.c,$(PMUCONV_ALL_SRCS))
 PMUCONV_CORE_SRCS := $(filter-out host/pmuconv/main.c $(PMUCONV_RENDER_SRCS),$(PMUCONV_ALL_SRCS))
 PMUCONV_CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_CORE_SRCS))
 PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS))
-PMUCONV_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lm
+# libiberty (Debian libiberty-dev, a static library): the C++/Rust demangler
+# and libarchive (libarchive-dev): the tar of 'pmuconv archive'
+PMUCONV_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty \
+	$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive) -lm
 PMUCONV_CFLAGS_ELF := $(shell pkg-config --cflags libelf 2>/dev/null)
 EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR)
 # render_assets.c embeds the script and style sheets (.incbin)

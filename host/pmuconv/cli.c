@@ -25,6 +25,8 @@ enum {
 	LO_JSON,
 	LO_DEBUGDIR,
 	LO_SVG,
+	LO_NODEMANGLE,
+	LO_BUILDIDDIR,
 };
 
 /* optarg as a number in [min, max], or say what was wrong (usage error). */
@@ -65,6 +67,8 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		{"json", no_argument, 0, LO_JSON},
 		{"debug-dir", required_argument, 0, LO_DEBUGDIR},
 		{"svg", required_argument, 0, LO_SVG},
+		{"no-demangle", no_argument, 0, LO_NODEMANGLE},
+		{"buildid-dir", required_argument, 0, LO_BUILDIDDIR},
 		{0, 0, 0, 0},
 	};
 	struct pc_filter *f = &c->load.filter;
@@ -175,6 +179,14 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		case LO_EVNAME:
 			need = OPT_INPUT;
 			c->load.event_name = optarg;
+			break;
+		case LO_NODEMANGLE:
+			need = OPT_INPUT;
+			c->load.sym.no_demangle = 1;
+			break;
+		case LO_BUILDIDDIR:
+			need = OPT_INPUT;
+			c->load.sym.buildid_dir = optarg;
 			break;
 		case LO_NOOFF:
 			need = OPT_INPUT;

@@ -13,7 +13,8 @@ enum {
 	OPT_OUTPUT = 1u << 1,	/* -o OUT, --svg FILE */
 	OPT_FILTER = 1u << 2,	/* --pid --comm --cpu --kernel-only --user-only */
 	OPT_WEIGHT = 1u << 3,	/* --weight */
-	OPT_INPUT = 1u << 4,	/* --input-format --symfs --vmlinux --salvage --event-name */
+	OPT_INPUT = 1u << 4,	/* --input-format --symfs --buildid-dir --vmlinux --salvage
+				   --event-name --no-offsets --no-demangle */
 	OPT_JSON = 1u << 5,	/* --json */
 	OPT_TOP = 1u << 6,	/* --top N */
 	OPT_ANNOTATE = 1u << 7, /* --annotate-kernel, --no-process */
@@ -23,10 +24,13 @@ enum {
 	"Input options:\n"                                                                         \
 	"  --input-format FMT  auto (default), pmuprof, perf-script, stap, folded\n"               \
 	"  --symfs DIR         look binaries and debug files up under DIR\n"                       \
+	"  --buildid-dir DIR   look binaries and debug files up by build-id in DIR/.build-id/\n"   \
+	"                      (an unpacked 'pmuconv archive' or perf's ~/.debug)\n"               \
 	"  --vmlinux FILE      kernel symbols from this ELF image instead of kallsyms\n"           \
 	"  --salvage           report what precedes damage in a truncated/corrupt file\n"          \
 	"  --event-name NAME   event name for stap/folded input (default stap/folded)\n"           \
 	"  --no-offsets        print unresolved user frames as [unknown], not bin+0xoff\n"         \
+	"  --no-demangle       keep C++/Rust symbol names mangled (default: demangled)\n"          \
 	"  --progress/--no-progress  force progress on stderr (default: if a terminal)\n"          \
 	"  -q, --quiet         no warnings\n"
 #define FILTER_HELP                                                                                \
@@ -78,5 +82,6 @@ int cmd_pagesize(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_html(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #ifdef PMUCONV_NO_PMUFILE
 int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *f,
@@ -96,6 +97,16 @@ struct addr_ent {
 	uint64_t addr;
 	const char *name;
 	int kind;
+	bool junk;	  /* a return address outside executable mappings */
+	const char *path; /* the user mapping's path, or NULL */
+};
+
+/* Binaries whose frames were followed by junk return addresses, for the
+ * frame-pointer warning (a handful is enough to name the culprits). */
+#define JUNK_BINS     4
+struct junk_bin {
+	const char *path;
+	uint64_t samples;
 };
 
 struct loader {
@@ -119,6 +130,9 @@ struct loader {
 	size_t nr_parts, cap_parts;
 	struct pc_htab part_index;	/* hash -> part */
 	struct pc_addr_part *out_parts; /* phase 2: one raw stack's parts, for the stream */
+	/* user stacks whose walk left the code: no frame pointers somewhere */
+	uint64_t ustack_samples, junk_samples, junk_other;
+	struct junk_bin junk_bins[JUNK_BINS];
 	/* accounting */
 	uint64_t records, samples, lost, throttled, unthrottled, bad;
 	uint64_t tmin, tmax;
@@ -376,12 +390,13 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 	}
 	uint64_t a = addr - adj;
 	struct sym_result r;
+	const struct pmufile_mmap *m = NULL;
 	if (pc_grow((void **)&l->cache, &l->cache_cap, l->cache_nr + 1, sizeof(*l->cache)))
 		return NULL;
 	if (kernel) {
 		r = sym__kernel(l->sym, a);
 	} else {
-		const struct pmufile_mmap *m = pmufile__find_mmap(l->f, pid, a, t);
+		m = pmufile__find_mmap(l->f, pid, a, t);
 		if (m)
 			r = sym__user(l->sym, m->path, m->build_id,
 				      m->build_id_size <= 20 ? m->build_id_size : 20,
@@ -390,10 +405,69 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 			r = (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};
 	}
 	e = &l->cache[l->cache_nr];
-	*e = (struct addr_ent){
-		.pid = key, .adj = adj, .addr = addr, .name = r.name, .kind = r.kind};
+	*e = (struct addr_ent){.pid = key,
+			       .adj = adj,
+			       .addr = addr,
+			       .name = r.name,
+			       .kind = r.kind,
+			       /* a caller must be in code: [stack], [heap], data
+				* or nothing means the walk read a non-frame */
+			       .junk = !kernel && adj && (!m || !(m->prot & PROT_EXEC)),
+			       .path = m && m->path[0] ? m->path : NULL};
 	pc_htab__set(ci, j, (uint32_t)l->cache_nr++);
 	return e;
+}
+
+/* A user stack walked into a junk return address right after a frame of
+ * `path` (NULL: unknown): count its samples against that binary. */
+static void junk_note(struct loader *l, const char *path, uint64_t samples)
+{
+	l->junk_samples += samples;
+	for (size_t i = 0; path && i < JUNK_BINS; i++) {
+		struct junk_bin *b = &l->junk_bins[i];
+		if (!b->path)
+			b->path = path;
+		if (!strcmp(b->path, path)) {
+			b->samples += samples;
+			return;
+		}
+	}
+	l->junk_other += samples;
+}
+
+static int cmp_junk_bin(const void *pa, const void *pb)
+{
+	const struct junk_bin *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->path && b->path ? strcmp(a->path, b->path) : !a->path - !b->path;
+}
+
+/* Frame-pointer walks through code built without frame pointers read a
+ * saved register or stack data as the caller's frame, so the "return
+ * address" lands in [stack], [heap], a data mapping or nowhere. Say so when
+ * it is not a rare accident (1 % of the multi-frame user stacks). */
+static void junk_warn(struct loader *l, const char *path)
+{
+	char bins[1024] = "";
+
+	if (!l->junk_samples || l->junk_samples * 100 < l->ustack_samples)
+		return;
+	qsort(l->junk_bins, JUNK_BINS, sizeof(l->junk_bins[0]), cmp_junk_bin);
+	for (size_t i = 0; i < JUNK_BINS && l->junk_bins[i].path; i++) {
+		size_t n = strlen(bins);
+		snprintf(bins + n, sizeof(bins) - n, "%s%s (%llu)", n ? ", " : "",
+			 l->junk_bins[i].path, (unsigned long long)l->junk_bins[i].samples);
+	}
+	pc_warn("%s: %llu of %llu user call chains (%.1f%%) run into return addresses outside "
+		"any code mapping ([stack], [heap], data or unmapped): the frame-pointer walk "
+		"(-g) went through code built without frame pointers, and the callers above "
+		"that point are junk. Last good frame in: %s. Rebuild it with "
+		"-fno-omit-frame-pointer, or record with --call-graph dwarf once pmuctl has it",
+		path, (unsigned long long)l->junk_samples, (unsigned long long)l->ustack_samples,
+		100.0 * (double)l->junk_samples / (double)l->ustack_samples,
+		bins[0] ? bins : "unknown binaries");
 }
 
 /* Phase 2: every unique raw stack, symbolized, as one sample of the stream
@@ -422,6 +496,8 @@ static int emit_all(struct loader *l)
 		s.comm = comm;
 		s.comm_len = (uint32_t)strnlen(comm, sizeof(comm));
 		s.kernel_mode = (e->key[0] >> 48) & KMODE;
+		const struct addr_ent *prev = NULL;
+		bool junk = false;
 		for (uint32_t x = 0; x < nk + nu && s.nr < PC_MAX_FRAMES; x++) {
 			/* a user address in the kernel half is bogus (fault mid-walk) */
 			int kern = x < nk || k[x] >= KERNEL_ADDR_MIN;
@@ -431,6 +507,12 @@ static int emit_all(struct loader *l)
 				r = -ENOMEM;
 				break;
 			}
+			if ((ae->junk || (x > nk && k[x] >= KERNEL_ADDR_MIN)) && !junk) {
+				junk = true;
+				junk_note(l, prev && prev->path ? prev->path : NULL, e->samples);
+			}
+			if (!kern)
+				prev = ae;
 			fr[s.nr++] = (struct pc_frame){.name = ae->name,
 						       .len = (uint32_t)strlen(ae->name),
 						       .kind = (uint8_t)ae->kind,
@@ -450,6 +532,8 @@ static int emit_all(struct loader *l)
 			o->ip_name = ae ? ae->name : "[unknown]";
 		}
 		s.addr = l->out_parts;
+		if (nu > 1)
+			l->ustack_samples += e->samples;
 		if (!r)
 			r = pc_stream__emit(l->out, &s);
 	}
@@ -612,13 +696,8 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	if (r)
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 	if (!r) {
-		struct sym_stats st;
-		sym__stats(l->sym, &st);
-		if (st.binaries_missing)
-			pc_warn("%s: %llu binar%s not found on this host (frames shown as "
-				"binary+0xoffset; try --symfs)",
-				path, (unsigned long long)st.binaries_missing,
-				st.binaries_missing == 1 ? "y was" : "ies were");
+		sym__warn_binaries(l->sym);
+		junk_warn(l, path);
 	}
 out:
 	sym__free(l->sym);

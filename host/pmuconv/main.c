@@ -19,6 +19,7 @@ static const struct pc_cmd {
 	{"diff", cmd_diff, "functions that grew or shrank between two recordings"},
 	{"flamegraph", cmd_flamegraph, "one interactive SVG per event (renderer)"},
 	{"html", cmd_html, "one self-contained HTML report (renderer)"},
+	{"archive", cmd_archive, "the binaries samples hit, by build-id, in one tar"},
 };
 
 static const struct pc_cmd *find_cmd(const char *name)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Addresses to names: ELF files (libelf), kallsyms, vmlinux; see symbolize.h. */
 #include "symbolize.h"
+#include "demangle.h"
 #include "hashtab.h"
 #include "profile.h"
 #include "textparse.h"
@@ -30,6 +31,7 @@ struct sym {
 	uint64_t addr, size;
 	const char *name;
 	int bind_rank; /* lower is preferred when two symbols share an address */
+	bool named;    /* name is final: demangled (or left as is) on first use */
 };
 
 struct symtab {
@@ -41,11 +43,27 @@ struct load_seg {
 	uint64_t off, filesz, vaddr;
 };
 
+/* What symfile_load() found, for the warnings of sym__warn_binaries(). */
+enum symfile_state {
+	SF_OK,	    /* .symtab, or a separate debug file */
+	SF_PSEUDO,  /* "", [vdso], [stack]...: no file to read */
+	SF_MISSING, /* no file at the recorded path (under --symfs), nor by build-id */
+	SF_NOT_ELF, /* a file, but not an ELF one */
+	SF_STRIPPED /* no .symtab and no debug file: .dynsym at most */
+};
+
 struct symfile {
 	char *key; /* recorded path + build-id */
 	const char *path;
-	const char *base; /* basename for "bin+0xoff" */
+	const char *base;   /* basename for "bin+0xoff" */
+	const char *opened; /* the file read, when not path itself (or NULL) */
+	const char *debug;  /* the separate debug file read (or NULL) */
+	bool have_bin;	    /* the binary itself was found and read */
 	bool loaded, found;
+	enum symfile_state state;
+	uint8_t bid[BUILD_ID_MAX]; /* as recorded */
+	size_t bid_len;
+	uint64_t unresolved; /* lookups that found no function */
 	struct symtab syms;
 	struct load_seg *segs;
 	size_t nr_segs;
@@ -189,15 +207,36 @@ static const struct sym *symtab_find(const struct symtab *t, uint64_t a, size_t 
 	return &t->v[lo - 1];
 }
 
+/* The name a lookup returns: demangled the first time the symbol is hit
+ * (most symbols of a binary never are, so nothing is demangled up front). */
+static const char *sym_name(struct symbolizer *s, const struct sym *csy)
+{
+	struct sym *sy = (struct sym *)csy; /* the tables belong to s */
+	char *d;
+
+	if (sy->named)
+		return sy->name;
+	sy->named = true;
+	if (s->o.no_demangle || !(d = pc_demangle(sy->name)))
+		return sy->name;
+	const char *copy = pc_arena__strndup(&s->arena, d, strlen(d));
+	free(d);
+	if (copy)
+		sy->name = copy;
+	return sy->name;
+}
+
 /* ---- ELF ------------------------------------------------------------- */
 
 struct elf_handle {
 	int fd;
 	Elf *e;
+	char path[4096]; /* as opened */
 };
 
 static int elf_open(struct elf_handle *h, const char *path)
 {
+	snprintf(h->path, sizeof(h->path), "%s", path);
 	h->fd = open(path, O_RDONLY | O_CLOEXEC);
 	h->e = NULL;
 	if (h->fd < 0)
@@ -363,17 +402,53 @@ static void hex_id(char *out, const uint8_t *id, size_t n)
 	out[2 * n] = 0;
 }
 
-/* DEBUG_DIR/.build-id/ab/cdef....debug (under --symfs). */
+/* DIR/.build-id/ab/cdef...SUFFIX, the layout of /usr/lib/debug, perf's
+ * ~/.debug and 'pmuconv archive'. */
+static void buildid_path(char *buf, size_t len, const char *dir, const uint8_t *id, size_t n,
+			 const char *suffix)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+
+	hex_id(hex, id, n);
+	snprintf(buf, len, "%s/.build-id/%.2s/%s%s", dir, hex, hex + 2, suffix);
+}
+
+/* --buildid-dir DIR/.build-id/ab/cdef...debug, then DEBUG_DIR/.build-id/
+ * ab/cdef....debug (under --symfs). */
 static bool open_buildid_debug(struct symbolizer *s, const uint8_t *id, size_t n,
 			       struct elf_handle *h)
 {
-	char hex[2 * BUILD_ID_MAX + 1], p1[4096], p2[4096];
+	char p1[4096], p2[4096];
 
 	if (n < 2)
 		return false;
-	hex_id(hex, id, n);
-	snprintf(p1, sizeof(p1), "%s/.build-id/%.2s/%s.debug", s->o.debug_dir, hex, hex + 2);
+	if (s->o.buildid_dir) {
+		buildid_path(p1, sizeof(p1), s->o.buildid_dir, id, n, ".debug");
+		if (elf_open(h, p1) == 0)
+			return true;
+	}
+	buildid_path(p1, sizeof(p1), s->o.debug_dir, id, n, ".debug");
 	return elf_open(h, under_symfs(s, p1, p2, sizeof(p2))) == 0;
+}
+
+/* The binary itself: --buildid-dir DIR/.build-id/ab/cdef... first (it names
+ * the exact build), else the recorded path (under --symfs). */
+static int open_binary(struct symbolizer *s, struct symfile *f, struct elf_handle *h)
+{
+	char buf[4096];
+	int r;
+
+	if (s->o.buildid_dir && f->bid_len >= 2) {
+		buildid_path(buf, sizeof(buf), s->o.buildid_dir, f->bid, f->bid_len, "");
+		if (elf_open(h, buf) == 0) {
+			f->opened = pc_arena__strndup(&s->arena, buf, strlen(buf));
+			return 0;
+		}
+	}
+	r = elf_open(h, under_symfs(s, f->path, buf, sizeof(buf)));
+	if (r == 0 && s->o.symfs && *s->o.symfs)
+		f->opened = pc_arena__strndup(&s->arena, buf, strlen(buf));
+	return r;
 }
 
 static bool file_crc_matches(const char *path, uint32_t want)
@@ -446,16 +521,20 @@ static void symfile_load(struct symbolizer *s, struct symfile *f, const uint8_t 
 			 size_t bid_len)
 {
 	struct elf_handle bin = {.fd = -1}, dbg = {.fd = -1};
-	char buf[4096];
 	uint8_t have[BUILD_ID_MAX];
 	size_t have_len = 0;
 	long n = 0;
 
 	f->loaded = true;
 	s->st.binaries++;
+	f->bid_len = bid_len < BUILD_ID_MAX ? bid_len : BUILD_ID_MAX;
+	if (f->bid_len)
+		memcpy(f->bid, bid, f->bid_len);
+	f->state = SF_PSEUDO;
 	if (!f->path[0] || f->path[0] == '[') /* anon, [vdso], [heap]... */
 		goto out;
-	bool bin_ok = elf_open(&bin, under_symfs(s, f->path, buf, sizeof(buf))) == 0;
+	int open_err = open_binary(s, f, &bin);
+	bool bin_ok = open_err == 0;
 	if (bin_ok) {
 		have_len = elf_build_id(bin.e, have);
 		if (bid_len && have_len && (have_len != bid_len || memcmp(have, bid, bid_len))) {
@@ -483,11 +562,17 @@ static void symfile_load(struct symbolizer *s, struct symfile *f, const uint8_t 
 		else if (bin_ok && (got = open_debuglink(s, bin.e, f->path, &dbg)))
 			s->st.debuglink_used++;
 		if (got) {
+			f->debug = pc_arena__strndup(&s->arena, dbg.path, strlen(dbg.path));
 			if (!f->nr_segs)
 				elf_load_segs(dbg.e, f);
 			n = elf_load_syms(s, dbg.e, ".symtab", &f->syms, NULL);
 		}
 	}
+	f->have_bin = bin_ok;
+	f->state = n > 0		  ? SF_OK
+		   : bin_ok		  ? SF_STRIPPED
+		   : open_err == -ENOEXEC ? SF_NOT_ELF
+					  : SF_MISSING;
 	if (n <= 0 && bin_ok)
 		n = elf_load_syms(s, bin.e, ".dynsym", &f->syms, NULL);
 	f->found = n > 0 && f->nr_segs > 0;
@@ -591,8 +676,12 @@ struct sym_result sym__user(struct symbolizer *s, const char *path, const uint8_
 	if (!path || !*path)
 		return unresolved(s, NULL, 0);
 	f = get_file(s, path, bid, bid_len);
-	if (!f || !f->found)
-		return unresolved(s, f ? f->base : pc_basename(path), shown);
+	if (!f)
+		return unresolved(s, pc_basename(path), shown);
+	if (!f->found) {
+		f->unresolved++;
+		return unresolved(s, f->base, shown);
+	}
 	for (size_t i = 0; i < f->nr_segs; i++) {
 		const struct load_seg *g = &f->segs[i];
 		if (file_off < g->off || file_off - g->off >= g->filesz)
@@ -604,10 +693,79 @@ struct sym_result sym__user(struct symbolizer *s, const char *path, const uint8_
 		/* inside the symbol, or size unknown and before the next one */
 		if ((sy->size && va - sy->addr < sy->size) ||
 		    (!sy->size && (idx + 1 == f->syms.nr || va < f->syms.v[idx + 1].addr)))
-			return (struct sym_result){sy->name, PC_FRAME_USER};
+			return (struct sym_result){sym_name(s, sy), PC_FRAME_USER};
 		break;
 	}
+	f->unresolved++;
 	return unresolved(s, f->base, shown);
+}
+
+int sym__files(struct symbolizer *s, const char *path, const uint8_t *bid, size_t bid_len,
+	       const char **binary, const char **debug)
+{
+	struct symfile *f = get_file(s, path, bid, bid_len);
+
+	if (!f)
+		return -ENOMEM;
+	*binary = f->have_bin ? (f->opened ? f->opened : f->path) : NULL;
+	*debug = f->debug;
+	return 0;
+}
+
+/* "1a2b...ef" or "none recorded" */
+static const char *bid_text(const struct symfile *f, char *buf)
+{
+	if (!f->bid_len)
+		return "none recorded";
+	hex_id(buf, f->bid, f->bid_len);
+	return buf;
+}
+
+size_t sym__warn_binaries(const struct symbolizer *s)
+{
+	char hex[2 * BUILD_ID_MAX + 1], where[4200] = "";
+	size_t n = 0;
+
+	if (s->o.symfs && *s->o.symfs)
+		snprintf(where, sizeof(where), " under --symfs %s", s->o.symfs);
+	if (s->o.buildid_dir)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 "%s in --buildid-dir %s", where[0] ? " or" : "", s->o.buildid_dir);
+	for (size_t i = 0; i < s->nr_files; i++) {
+		const struct symfile *f = s->files[i];
+		if (!f->unresolved)
+			continue;
+		switch (f->state) {
+		case SF_MISSING:
+			pc_warn("symbolize: %s (build-id %s) is not on this host%s; its %llu "
+				"address(es) show as %s+0xOFFSET. Copy it here and use --symfs, "
+				"or run 'pmuconv archive' where it was recorded and read the "
+				"archive with --symfs",
+				f->path, bid_text(f, hex), where, (unsigned long long)f->unresolved,
+				f->base);
+			break;
+		case SF_NOT_ELF:
+			pc_warn("symbolize: %s (build-id %s)%s is not an ELF file; its %llu "
+				"address(es) show as %s+0xOFFSET. Use --symfs with the recorded "
+				"binaries",
+				f->path, bid_text(f, hex), where, (unsigned long long)f->unresolved,
+				f->base);
+			break;
+		case SF_STRIPPED:
+			pc_warn("symbolize: %s (build-id %s) is stripped (no .symtab) and no debug "
+				"file was found for it (%s/.build-id/, .gnu_debuglink); %llu "
+				"address(es) outside its exported functions show as %s+0xOFFSET. "
+				"Install its debug symbols (Debian: the -dbgsym package), or "
+				"point --debug-dir/--buildid-dir at them",
+				f->opened ? f->opened : f->path, bid_text(f, hex), s->o.debug_dir,
+				(unsigned long long)f->unresolved, f->base);
+			break;
+		default:
+			continue;
+		}
+		n++;
+	}
+	return n;
 }
 
 long sym__load_kallsyms(struct symbolizer *s, const char *text, size_t len)
@@ -724,13 +882,13 @@ struct sym_result sym__kernel(struct symbolizer *s, uint64_t addr)
 		if (sy &&
 		    ((sy->size && a - sy->addr < sy->size) ||
 		     (!sy->size && idx + 1 < s->vmlinux.nr && a < s->vmlinux.v[idx + 1].addr)))
-			return (struct sym_result){sy->name, PC_FRAME_KERNEL};
+			return (struct sym_result){sym_name(s, sy), PC_FRAME_KERNEL};
 	}
 	if (s->have_kallsyms) {
 		sy = symtab_find(&s->ksyms, addr, &idx);
 		if (sy && (idx + 1 < s->ksyms.nr ? addr < s->ksyms.v[idx + 1].addr
 						 : addr - sy->addr < KSYM_TAIL_MAX))
-			return (struct sym_result){sy->name, PC_FRAME_KERNEL};
+			return (struct sym_result){sym_name(s, sy), PC_FRAME_KERNEL};
 	}
 	s->st.unresolved++;
 	return (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};

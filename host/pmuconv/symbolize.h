@@ -4,17 +4,19 @@
  *
  * User frames: the caller maps an address through the recorded memory maps
  * to (binary path, build-id, file offset); sym__user() finds the binary on
- * this host (under --symfs), verifies its build-id (one warning per binary on
- * mismatch), converts the file offset to a link-time address through the
- * PT_LOAD headers (so PIE executables and shared libraries need no load
- * bias), and looks the address up in .symtab, else .dynsym. Stripped
- * binaries get their .symtab from /usr/lib/debug/.build-id/xx/yyyy.debug or
- * through .gnu_debuglink (same dir, .debug/, /usr/lib/debug/<dir>/), with the
- * debuglink CRC checked.
+ * this host (by build-id in --buildid-dir, else under --symfs), verifies its build-id (one warning
+ * per binary on mismatch), converts the file offset to a link-time address through the PT_LOAD
+ * headers (so PIE executables and shared libraries need no load bias), and looks the address up in
+ * .symtab, else .dynsym. Stripped binaries get their .symtab from
+ * /usr/lib/debug/.build-id/xx/yyyy.debug or through .gnu_debuglink (same dir, .debug/,
+ * /usr/lib/debug/<dir>/), with the debuglink CRC checked.
  *
  * Kernel frames: the recorded /proc/kallsyms snapshot, or --vmlinux (ELF
  * .symtab, relocated by the _stext difference when kallsyms is present).
  * Module symbols are named "func [module]".
+ *
+ * C++ and Rust names are demangled (demangle.h) when a symbol is first
+ * returned, unless no_demangle; kernel module names keep their " [module]".
  *
  * Returned names live as long as the symbolizer. Costs: each binary is
  * opened once; each lookup is a binary search. Callers cache per address.
@@ -26,10 +28,12 @@
 #include <stdint.h>
 
 struct sym_opts {
-	const char *symfs;     /* root to look binaries up under, or NULL */
-	const char *vmlinux;   /* kernel ELF image, or NULL */
-	const char *debug_dir; /* default "/usr/lib/debug" (tests override it) */
-	int no_offsets;	       /* unresolved user frames as "[unknown]", not bin+0xoff */
+	const char *symfs;	 /* root to look binaries up under, or NULL */
+	const char *buildid_dir; /* DIR/.build-id/xx/yyyy[.debug] first, or NULL */
+	const char *vmlinux;	 /* kernel ELF image, or NULL */
+	const char *debug_dir;	 /* default "/usr/lib/debug" (tests override it) */
+	int no_offsets;		 /* unresolved user frames as "[unknown]", not bin+0xoff */
+	int no_demangle;	 /* keep C++/Rust names mangled (--no-demangle) */
 };
 
 struct symbolizer;
@@ -57,6 +61,19 @@ struct sym_result sym__user(struct symbolizer *s, const char *path, const uint8_
 			    size_t bid_len, uint64_t file_off, unsigned adj);
 /* Resolve a kernel address. */
 struct sym_result sym__kernel(struct symbolizer *s, uint64_t addr);
+
+/* The files sym__user() reads for (path, build-id), found the same way:
+ * *binary, the binary itself as opened (under --symfs or --buildid-dir), or
+ * NULL if it was not found; *debug, the separate debug file, or NULL. The
+ * strings live as long as s. 0 or -ENOMEM. */
+int sym__files(struct symbolizer *s, const char *path, const uint8_t *bid, size_t bid_len,
+	       const char **binary, const char **debug);
+
+/* One warning (pc_warn) for each binary some lookup could not resolve in:
+ * not found on this host, not an ELF file, or stripped without a debug
+ * file. Each names the recorded path and build-id, how many addresses it
+ * left unnamed, and what to do. Returns how many binaries it warned about. */
+size_t sym__warn_binaries(const struct symbolizer *s);
 
 /* Statistics for the report footer / tests. */
 struct sym_stats {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host/pmuconv/demangle.h"
 #include "host/pmuconv/folded.h"
 #include "host/pmuconv/input.h"
 #include "host/pmuconv/inputs.h"
@@ -500,6 +501,38 @@ END_TEST
 
 /* ---- symbols ---------------------------------------------------------- */
 
+/* mangled name -> expected demangling (NULL: left as is). The C++ names are
+ * what g++ 12 emits; the Rust ones follow rustc's legacy and v0 schemes. */
+static const struct {
+	const char *in, *want;
+} demangle_cases[] = {
+	{"_ZN3geo3dotIdEET_RKNS_3VecIS1_EES5_",
+	 "double geo::dot<double>(geo::Vec<double> const&, geo::Vec<double> const&)"},
+	{"_ZN3geo6detail3AccpLEl", "geo::detail::Acc::operator+=(long)"},
+	{"_ZNKSt6vectorIiSaIiEE4sizeEv", "std::vector<int, std::allocator<int> >::size() const"},
+	{"_ZN12_GLOBAL__N_113hidden_helperEi", "(anonymous namespace)::hidden_helper(int)"},
+	{"_ZN7mycrate5inner4work17h0123456789abcdefE", "mycrate::inner::work"},
+	{"_RNvXs_Cs1234_7mycrateAhj4_NtNtCs5678_4core3fmt5Debug3fmt",
+	 "<[u8; 4] as core::fmt::Debug>::fmt"},
+	{"main", NULL},
+	{"_start", NULL},
+	{"_Z", NULL},		  /* a prefix alone */
+	{"_ZN3geo3dotIdE", NULL}, /* cut short */
+	{"", NULL},
+};
+
+START_TEST(test_demangle)
+{
+	char *got = pc_demangle(demangle_cases[_i].in);
+
+	if (demangle_cases[_i].want)
+		ck_assert_pstr_eq(got, demangle_cases[_i].want);
+	else
+		ck_assert_ptr_null(got);
+	free(got);
+}
+END_TEST
+
 START_TEST(test_crc32)
 {
 	ck_assert_uint_eq(sym_crc32(0, "123456789", 9), 0xcbf43926u);
@@ -705,6 +738,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_stack_hash);
 	tcase_add_test(t, test_native_stack_collisions);
 	tcase_add_test(t, test_crc32);
+	tcase_add_loop_test(t, test_demangle, 0, (int)PC_ARRAY_SIZE(demangle_cases));
 	tcase_add_test(t, test_kallsyms);
 	suite_add_tcase(s, t);
 	t = tcase_create("elf");

@@ -9,7 +9,7 @@
  *                         start=NS (session clock at start)
  *   event NAME SOURCE PERIOD UNIT [freq]    SOURCE: pmu|nmi-ipi
  *   process PID PPID COMM EXE [BUILDID-HEX]
- *   mmap PID START END PGOFF PATH [BUILDID-HEX]
+ *   mmap PID START END PGOFF PATH [BUILDID-HEX]   (r-x; [stack], [heap]: rw-)
  *   kallsyms FILE
  *   sample EV PID TID CPU TIME PERIOD user|kernel COMM [k=A,B,...] [u=A,B,...]
  *          [addr=DATA:DPAGE:CPAGE:STATUS] [ip=A] [repeat=N] [src=pmu|nmi-ipi|timer]
@@ -158,8 +158,9 @@ int main(int argc, char **argv)
 			m.start = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
 			m.end = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
 			m.pgoff = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
-			m.prot = 5; /* r-x */
 			snprintf(m.path, sizeof(m.path), "%s", strtok_r(NULL, " \t", &save));
+			/* r-x, but [stack], [heap] and the like are rw- as in /proc */
+			m.prot = m.path[0] == '[' && strcmp(m.path, "[vdso]") ? 3 : 5;
 			char *b = strtok_r(NULL, " \t", &save);
 			if (b)
 				m.build_id_size = (uint32_t)hexid(b, m.build_id);

@@ -1,0 +1,62 @@
+#!/bin/sh
+# native_binaries: a stripped executable whose symbols are in a debug file
+# (.debug/prog.debug, by .gnu_debuglink), a shared library that gen.sh
+# strips without keeping a debug file, a recorded binary that is not on this host, and
+# user stacks whose frame-pointer walk ran into [stack] and unmapped
+# addresses. Sample addresses come from `nm` on the unstripped library
+# (lib_inner is static: only .symtab names it), mappings from `readelf -l`.
+# Run by tests/suites/pmuconv_expected.sh.
+set -e
+for t in gcc objcopy nm readelf; do
+	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 1; }
+done
+D=$PWD
+gcc -O1 -fPIC -shared -Wl,--build-id -o libstripped.so lib.c
+nm libstripped.so >lib.nm
+objcopy --strip-all libstripped.so
+gcc -O1 -fPIE -pie -Wl,--build-id -o prog prog.c -L. -lstripped -Wl,-rpath,"$D"
+nm prog >prog.nm
+# the executable's symbols only in a debug file, found through .gnu_debuglink
+objcopy --only-keep-debug prog prog.debug
+objcopy --strip-all --add-gnu-debuglink=prog.debug prog
+mkdir .debug && mv prog.debug .debug/
+sym() { awk -v s="$2" '$3 == s { print "0x" $1 }' "$1"; }
+bid() { readelf -n "$1" | awk '/Build ID/ { print $3 }'; }
+maps() {
+	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $6 }' |
+		while read -r off va memsz; do
+			start=$(($2 + va - va % 4096))
+			end=$(($2 + va + memsz))
+			end=$((end + (4096 - end % 4096) % 4096))
+			printf 'mmap %d 0x%x 0x%x 0x%x %s %s\n' "$3" $start $end $((off - off % 4096)) "$4" "$5"
+		done
+}
+E=0x555555554000
+L=0x7f1234500000
+S=0x7ffd00000000
+work=$(sym prog.nm work); main=$(sym prog.nm main)
+inner=$(sym lib.nm lib_inner); api=$(sym lib.nm lib_api)
+[ -n "$work" ] && [ -n "$main" ] && [ -n "$inner" ] && [ -n "$api" ] || { echo "symbols not found"; exit 1; }
+a() { printf '0x%x' $(($1 + $2 + $3)); }
+{
+	echo "header host=binhost kernel=6.1.0-test cpus=1 flags=ustack start=0"
+	echo "event cycles pmu 1000 cycles"
+	echo "kallsyms kallsyms.txt"
+	echo "process 10 1 prog $D/prog"
+	maps prog $((E)) 10 "$D/prog" "$(bid prog)"
+	maps libstripped.so $((L)) 10 "$D/libstripped.so" "$(bid libstripped.so)"
+	echo "mmap 10 $S 0x7ffd00021000 0 [stack]"
+	echo "process 20 1 ghost /opt/gone/ghost"
+	echo "mmap 20 0x400000 0x402000 0 /opt/gone/ghost c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00"
+	# exported and static functions of the stripped library
+	echo "sample 0 10 10 0 100 1000 user prog u=$(a $L $api 1),$(a $E $main 2) repeat=2"
+	echo "sample 0 10 10 0 110 1000 user prog u=$(a $L $inner 1),$(a $L $api 4),$(a $E $main 2) repeat=3"
+	# a good chain, then walks that left the code: [stack] and unmapped
+	echo "sample 0 10 10 0 200 1000 user prog u=$(a $E $work 1),$(a $E $main 2) repeat=4"
+	echo "sample 0 10 10 0 210 1000 user prog u=$(a $E $work 1),$(a $S 0x1f00 0),$(a $E $main 2) repeat=2"
+	echo "sample 0 10 10 0 220 1000 user prog u=$(a $L $inner 1),0x10,0x7f00 repeat=1"
+	# a binary recorded on another machine
+	echo "sample 0 20 20 0 300 1000 user ghost u=0x400120,0x400200 repeat=3"
+	echo "end 1000"
+} >spec.txt
+"$MKDATA" spec.txt data.pmu
