@@ -2,7 +2,8 @@
 # make demo: boot a guest, load pmuprof, record the bundled demo workload
 # (pmuctl record -e cpu-clock -g [--data-addr] -- demo), bring the data file
 # back and render it on the host with pmuconv into out/demo/:
-#   report.txt, flamegraphs/*.svg, pagesize.txt + pagesize.svg, report.html, demo.pmu
+#   report.txt, flamegraphs/*.svg, pagesize.txt + pagesize.svg, report.html, demo.pmu,
+#   symfs/ (the guest's binaries) and demo-binaries.tar (pmuconv archive)
 # The work is the VM scenario tests/vm/scenarios/demo.sh (+ demo.host.sh),
 # which make check runs too.
 set -u
@@ -36,10 +37,14 @@ fi
 rel=${OUT#"$ROOT"/}
 echo
 echo "make demo: done. Results in $rel/:"
-for f in report.txt report.html pagesize.txt pagesize.svg demo.pmu; do
+for f in report.txt report.html pagesize.txt pagesize.svg demo.pmu demo-binaries.tar; do
 	[ -e "$OUT/$f" ] && echo "  $rel/$f"
 done
 for f in "$OUT"/flamegraphs/*.svg; do
 	[ -e "$f" ] && echo "  ${f#"$ROOT"/}"
 done
 echo "Open $rel/report.html in a browser; text summary: $rel/report.txt"
+echo "The guest's binaries are in $rel/symfs/: read demo.pmu yourself with"
+echo "  $BUILD/bin/pmuconv report $rel/demo.pmu --symfs $rel/symfs"
+echo "or, elsewhere, from $rel/demo-binaries.tar (pmuconv archive, by build-id):"
+echo "  mkdir bins && tar -xf demo-binaries.tar -C bins && pmuconv report demo.pmu --symfs bins"

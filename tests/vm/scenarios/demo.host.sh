@@ -11,8 +11,9 @@ cp "$RESULTS/demo.pmu" "$DATA" || fail "no demo.pmu came back from the guest"
 cp "$RESULTS/info.txt" "$OUT/pmuctl-info.txt" 2>/dev/null
 
 # The guest's binaries live at /usr/local/bin there; pmuconv finds them
-# under a symfs root that mirrors that layout.
-SYMFS=$OUT/.symfs
+# under a symfs root that mirrors that layout (tests/vm/demo.sh prints the
+# --symfs to use).
+SYMFS=$OUT/symfs
 mkdir -p "$SYMFS/usr/local/bin"
 cp "$GUEST_BIN"/* "$SYMFS/usr/local/bin/" 2>/dev/null
 
@@ -21,6 +22,19 @@ check flamegraph "$PMUCONV" flamegraph "$DATA" --symfs "$SYMFS" -o "$OUT/flamegr
 check pagesize "$PMUCONV" pagesize "$DATA" --symfs "$SYMFS" -o "$OUT/pagesize.txt"
 check pagesize-svg "$PMUCONV" pagesize "$DATA" --symfs "$SYMFS" -o /dev/null --svg "$OUT/pagesize.svg"
 check html "$PMUCONV" html "$DATA" --symfs "$SYMFS" -o "$OUT/report.html"
+
+# The binaries the samples hit, by build-id (pmuconv archive), for reading
+# demo.pmu on another machine; the report made from the unpacked archive
+# alone must equal the one made from the symfs.
+check archive "$PMUCONV" archive "$DATA" --symfs "$SYMFS" -o "$OUT/demo-binaries.tar"
+UNPACKED=$RESULTS/unpacked
+mkdir -p "$UNPACKED" && tar -xf "$OUT/demo-binaries.tar" -C "$UNPACKED"
+if "$PMUCONV" report "$DATA" --buildid-dir "$UNPACKED" -o "$RESULTS/report-archive.txt" &&
+	cmp -s "$OUT/report.txt" "$RESULTS/report-archive.txt"; then
+	pass_check report-from-archive
+else
+	fail_check report-from-archive "report with --buildid-dir $UNPACKED differs from report.txt (see report-archive.txt)"
+fi
 
 # The demo's hot functions must show up by name, symbolized on the host.
 hot=0
