@@ -15,7 +15,10 @@
  * stretch is skipped by scanning (8-byte steps, frames are 8-aligned) for
  * the next position holding a valid sync word, header CRC and payload CRC;
  * the first damage is described in f->damage and the number of frames lost
- * (from the sequence numbers) in f->frames_skipped.
+ * (from the sequence numbers) in f->frames_skipped. A SAMPLES frame the file
+ * ends inside (a recording killed or stopped by a full disk) gives up its
+ * complete records: its CRC cannot be checked, so each record's size is
+ * (pmufile__check_record), and the cut record and what follows are dropped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +45,7 @@ struct sframe {
 	uint32_t size; /* payload bytes */
 	uint32_t seq;
 	enum sframe_state state;
+	bool partial; /* cut by the end of the file: no CRC, no record count */
 };
 
 /* A frame that passed validation in pass 1. */
@@ -50,6 +54,7 @@ struct vframe {
 	uint32_t size;
 	uint32_t seq;
 	uint16_t type;
+	bool partial; /* SAMPLES frame cut by the end of the file (salvage) */
 };
 
 struct reader {
@@ -490,7 +495,7 @@ static bool check_contents(struct pmufile *f, struct reader *r, uint64_t off, co
 	return !c.bad;
 }
 
-static int add_vframe(struct reader *r, uint64_t off, const struct fhdr *fh)
+static int add_vframe(struct reader *r, uint64_t off, const struct fhdr *fh, bool partial)
 {
 	if (r->nr_frames == r->cap_frames) {
 		size_t cap = r->cap_frames ? r->cap_frames * 2 : 256;
@@ -501,9 +506,40 @@ static int add_vframe(struct reader *r, uint64_t off, const struct fhdr *fh)
 		r->frames = n;
 		r->cap_frames = cap;
 	}
-	r->frames[r->nr_frames++] =
-		(struct vframe){.off = off, .size = fh->size, .seq = fh->seq, .type = fh->type};
+	r->frames[r->nr_frames++] = (struct vframe){
+		.off = off, .size = fh->size, .seq = fh->seq, .type = fh->type, .partial = partial};
 	return 0;
+}
+
+/*
+ * Salvage: the SAMPLES frame at off, whose intact header declares more
+ * payload than the file holds. Its complete records are as the writer wrote
+ * them (a cut loses the end, it does not change the beginning), but there is
+ * no CRC to prove it: each record must pass pmufile__check_record, and the
+ * first one that does not (the cut one) ends the frame. Returns the payload
+ * bytes to use (sub-header + complete records) in *len and their number in
+ * *nrec; false if not even the sub-header is there.
+ */
+static bool cut_samples_frame(const struct reader *r, uint64_t off, uint32_t *len, uint32_t *nrec)
+{
+	uint64_t avail = r->size - off - PMUFILE_FRAME_HDR_SIZE;
+	const uint8_t *payload = r->map + off + PMUFILE_FRAME_HDR_SIZE;
+	uint64_t pos = PMUFILE_SAMPLES_SUBHDR;
+	uint32_t n = 0;
+
+	if (avail < PMUFILE_SAMPLES_SUBHDR)
+		return false;
+	while (pos < avail) {
+		const struct pmuprof_record_header *h = (const void *)(payload + pos);
+
+		if (pmufile__check_record(h, (size_t)(avail - pos), 0))
+			break;
+		pos += h->size;
+		n++;
+	}
+	*len = (uint32_t)pos;
+	*nrec = n;
+	return true;
 }
 
 /* Salvage: the next offset after `from` holding a fully valid frame. */
@@ -580,7 +616,7 @@ static int walk_frames(struct pmufile *f, struct reader *r, uint64_t start, char
 			if (fh.seq > expect_seq)
 				f->frames_skipped += fh.seq - expect_seq;
 			expect_seq = fh.seq + 1;
-			if (add_vframe(r, off, &fh)) {
+			if (add_vframe(r, off, &fh, false)) {
 				pmufile__set_err(err, errlen, "pmufile: %s: out of memory",
 						 r->path);
 				return -ENOMEM;
@@ -600,6 +636,28 @@ static int walk_frames(struct pmufile *f, struct reader *r, uint64_t start, char
 						   "--salvage reads what precedes it)"
 						 : " (--salvage skips damaged frames)");
 			return -EBADMSG;
+		}
+		if (st == FRAME_TRUNCATED && r->size - off >= PMUFILE_FRAME_HDR_SIZE &&
+		    fh.type == PMUFILE_FRAME_SAMPLES && r->nr_frames && !have_trailer) {
+			uint32_t len, nrec;
+
+			if (cut_samples_frame(r, off, &len, &nrec)) {
+				size_t w = strlen(why);
+
+				snprintf(why + w, sizeof(why) - w,
+					 "; its first %u of %u records are complete and used", nrec,
+					 pf_get32(r->map + off + PMUFILE_FRAME_HDR_SIZE));
+				note_damage(f, off, why);
+				fh.size = len;
+				if (fh.seq > expect_seq)
+					f->frames_skipped += fh.seq - expect_seq;
+				if (add_vframe(r, off, &fh, true)) {
+					pmufile__set_err(err, errlen, "pmufile: %s: out of memory",
+							 r->path);
+					return -ENOMEM;
+				}
+				break; /* the file ends inside this frame */
+			}
 		}
 		note_damage(f, off, why);
 		if (!resync(r, off, &next)) {
@@ -712,6 +770,7 @@ static int fill(struct pmufile *f, struct reader *r, char *err, size_t errlen)
 			r->sframes[r->nr_sframes].size = vf->size;
 			r->sframes[r->nr_sframes].seq = vf->seq;
 			r->sframes[r->nr_sframes].state = SF_UNCHECKED;
+			r->sframes[r->nr_sframes].partial = vf->partial;
 			r->nr_sframes++;
 			r->nr_unchecked++;
 			break;
@@ -1117,7 +1176,7 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 	/* file offset of payload[0], for messages */
 	const uint64_t base = sf->off + PMUFILE_FRAME_HDR_SIZE;
 
-	if (first && !(r->flags & PMUFILE_OPEN_NO_CRC)) {
+	if (first && !sf->partial && !(r->flags & PMUFILE_OPEN_NO_CRC)) {
 		struct fhdr fh = {.type = PMUFILE_FRAME_SAMPLES, .size = sf->size, .seq = sf->seq};
 
 		if (!payload_crc_ok(r, sf->off, &fh, payload, why, sizeof(why)))
@@ -1155,7 +1214,7 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 	if (first) {
 		uint32_t nr = pf_get32(payload);
 
-		if (n != nr) {
+		if (n != nr && !sf->partial) {
 			pmufile__set_err(why, sizeof(why),
 					 "SAMPLES frame at offset %" PRIu64
 					 ": holds %u records, its header "
