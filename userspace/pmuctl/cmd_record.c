@@ -10,6 +10,7 @@
  *   drain.c        the poll/read loop; every sample's pid goes through
  *                  procmaps__see() before the records are written, so a new
  *                  process is snapshot within one drain of its first sample
+ *   ksyms.c        the kernel symbols the samples hit, written before them
  *   output.c       the data file's header, metadata, stats and trailer
  *
  * COMMAND is recorded with its whole process tree (PMUPROF_CF_INHERIT, as
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "drain.h"
+#include "ksyms.h"
 #include "output.h"
 #include "pmuctl.h"
 #include "procmaps.h"
@@ -43,6 +45,7 @@ struct recorder {
 	struct drain d;
 	struct pmufile_writer *w;
 	struct procmaps *pm;
+	struct ksyms *ks;
 	uint64_t last_samples[PMUPROF_MAX_EVENTS];
 	uint64_t start_mono, last_status;
 	bool tty, status_shown;
@@ -89,8 +92,11 @@ static void status_line(struct recorder *r, uint64_t now)
 static int on_records(void *ctx, const void *buf, size_t len)
 {
 	struct recorder *r = ctx;
+	int ret = ksyms__see(r->ks, buf, len);
 
-	return pmufile_writer__records(r->w, buf, len);
+	if (!ret)
+		ret = ksyms__flush(r->ks, r->w);
+	return ret ? ret : pmufile_writer__records(r->w, buf, len);
 }
 
 static int on_child(void *ctx)
@@ -235,7 +241,14 @@ int cmd_record(int argc, char **argv)
 		goto out_abort;
 	}
 	r.d.pm = r.pm;
+	r.ks = ksyms__open(NULL);
+	if (!r.ks) {
+		pmuctl_err("out of memory");
+		goto out_abort;
+	}
 	ret = output__write_meta(r.w, &r.s);
+	if (ret == 0)
+		ret = ksyms__flush(r.ks, r.w);
 	if (ret == 0 && r.o.pid > 0)
 		ret = procmaps__snapshot(r.pm, r.o.pid, false, now_ns(CLOCK_MONOTONIC));
 	if (ret < 0) {
@@ -297,6 +310,7 @@ out_abort:
 out:
 	target__abandon(&r.t);
 	procmaps__free(r.pm);
+	ksyms__free(r.ks);
 	session__close(&r.s);
 	drain__free(&r.d);
 	return rc;

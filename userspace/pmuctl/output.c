@@ -119,7 +119,7 @@ int output__write_meta(struct pmufile_writer *w, const struct session *s)
 		if (ret < 0)
 			return ret;
 	}
-	return kallsyms__write(w, NULL, NULL);
+	return kbuildid__write(w, NULL);
 }
 
 int output__close(struct pmufile_writer *w, const char *path, const struct pmuprof_stats *st,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The data file of a session (lib/pmufile, docs/FORMAT.md): header from the
- * session and the command line, the events, kallsyms; at the end the
+ * session and the command line, the events, the kernel build-id; at the end the
  * GET_STATS snapshot and the trailer. Records in between go straight to
- * pmufile_writer__records(), process maps through procmaps.
+ * pmufile_writer__records(), process maps through procmaps, kernel symbols
+ * through ksyms.
  */
 #ifndef PMUCTL_OUTPUT_H
 #define PMUCTL_OUTPUT_H

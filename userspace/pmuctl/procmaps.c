@@ -528,24 +528,15 @@ int procmaps__see(struct procmaps *pm, int pid, const char *comm, uint64_t now_n
 }
 
 /* ---------------------------------------------------------------- */
-/* Kernel symbols                                                    */
+/* The kernel's build-id (its symbols: ksyms.c)                      */
 /* ---------------------------------------------------------------- */
-int kallsyms__write(struct pmufile_writer *w, const char *proc_root, const char *sys_root)
+int kbuildid__write(struct pmufile_writer *w, const char *sys_root)
 {
 	char path[PATH_MAX], *buf;
 	uint8_t id[BUILD_ID_MAX];
 	size_t len;
 	int ret = 0, n;
 
-	snprintf(path, sizeof(path), "%s/kallsyms", proc_root ? proc_root : "/proc");
-	buf = read_all(path, 256u << 20, &len);
-	if (buf) {
-		if (len)
-			ret = pmufile_writer__kallsyms(w, buf, len);
-		free(buf);
-	}
-	if (ret < 0)
-		return ret;
 	snprintf(path, sizeof(path), "%s/kernel/notes", sys_root ? sys_root : "/sys");
 	buf = read_all(path, NOTE_MAX, &len);
 	if (buf) {

@@ -36,8 +36,9 @@ size_t procmaps__nr_tracked(const struct procmaps *pm);
 int buildid__parse_notes(const void *notes, size_t len, size_t align, uint8_t *id);
 int buildid__from_path(const char *path, uint8_t *id);
 
-/* /proc/kallsyms and the kernel build-id (/sys/kernel/notes) into w. */
-int kallsyms__write(struct pmufile_writer *w, const char *proc_root, const char *sys_root);
+/* The running kernel's build-id (/sys/kernel/notes) into w (the kernel
+ * symbols are written on demand: ksyms.h). */
+int kbuildid__write(struct pmufile_writer *w, const char *sys_root);
 
 /* One /proc/PID/maps line -> m (pid/time/build-id untouched). 0 or -EINVAL. */
 int procmaps__parse_line(const char *line, struct pmufile_mmap *m);

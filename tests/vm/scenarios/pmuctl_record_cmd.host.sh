@@ -34,4 +34,12 @@ if "$VERIFY" "$RESULTS/sys.pmu" --comm syscall_heavy --binary "$RESULTS/syscall_
 else
 	fail_check syscall-heavy-maps "$(grep FAIL "$RESULTS/verify-sys.txt" | head -n 2 | tr '\n' ' ')"
 fi
+# Kernel frames resolve with the kernel symbols written on demand: the
+# syscall path of syscall_heavy's kernel-mode samples.
+if "$BUILD/bin/pmuconv" folded "$RESULTS/sys.pmu" -o "$RESULTS/sys.folded" \
+	>"$RESULTS/folded-sys.txt" 2>&1 && grep -q 'do_syscall_64' "$RESULTS"/sys.folded*; then
+	pass_check kernel-symbols-on-demand
+else
+	fail_check kernel-symbols-on-demand "no do_syscall_64 frame: $(head -c 300 "$RESULTS/folded-sys.txt")"
+fi
 host_done

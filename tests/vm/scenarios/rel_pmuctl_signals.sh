@@ -59,7 +59,7 @@ kill -9 $p
 wait $p 2>/dev/null
 [ -s "$RESULTS/killed.pmu" ] && pass_check sigkill-left-a-file || fail_check sigkill-left-a-file "no file at all"
 
-# Disk full in the middle of the sample stream: the header and kallsyms fit
+# Disk full in the middle of the sample stream: the header and metadata fit
 # in 4 MiB, 10 kHz samples with stacks do not.
 mkdir -p /mnt/small && mount -t tmpfs -o size=4m small /mnt/small || fail "cannot mount a 4 MiB tmpfs"
 out=$RESULTS/full.txt
