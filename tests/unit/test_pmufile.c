@@ -756,6 +756,69 @@ START_TEST(test_truncation_everywhere)
 }
 END_TEST
 
+/*
+ * A real recording (tests/data/pmufile/real-syscall-heavy.pmu: pmuctl record
+ * -e cpu-clock -g -- syscall_heavy -s 1 in the pmuctl_record_cmd VM scenario,
+ * 601 samples with kernel and user stacks, KALLSYMS frames written on demand
+ * among the SAMPLES frames) cut at every frame boundary (and one byte either
+ * side), inside every frame header and SAMPLES sub-header, and at 16 points
+ * inside every payload: salvage must deliver exactly the complete records
+ * before the cut (independent walk of the intact file), and the samples
+ * among them.
+ */
+START_TEST(test_real_recording_cut_everywhere)
+{
+	const char *fixture = PMUPROF_SRC_ROOT "/tests/data/pmufile/real-syscall-heavy.pmu";
+	const char *cut = tpath("cut.pmu");
+	struct rawfile raw = slurp(fixture);
+	struct fr fr[512];
+	size_t nf = frames_of(&raw, fr, 512), cuts = 0;
+	uint64_t samples;
+	struct pmufile *f;
+
+	ck_assert_uint_lt(nf, 512);
+	/* the whole file: strict, and what pmuctl's summary said */
+	f = pmufile__open(fixture, PMUFILE_OPEN_VERIFY, errbuf, sizeof(errbuf));
+	ck_assert_msg(f, "%s", errbuf);
+	ck_assert_uint_eq(f->trailer.samples, 601);
+	pmufile__close(f);
+	ck_assert_uint_eq(complete_records(&raw, raw.size, &samples), 601);
+	/* the case: cut at 87 % (85434 of 98200 bytes): 525 samples */
+	ck_assert_uint_eq(complete_records(&raw, raw.size * 87 / 100, &samples), 525);
+
+	for (size_t i = 0; i < nf; i++) {
+		size_t at[24], n = 0;
+
+		at[n++] = fr[i].off - 1;
+		at[n++] = fr[i].off;
+		at[n++] = fr[i].off + 1;
+		at[n++] = fr[i].off + 12;		   /* inside the frame header */
+		at[n++] = fr[i].off + 24 + 4;		   /* inside a SAMPLES sub-header */
+		at[n++] = fr[i].off + 24 + fr[i].size - 1; /* one byte short */
+		for (size_t k = 1; k <= 16; k++)
+			at[n++] = fr[i].off + 24 + fr[i].size * k / 17;
+		for (size_t j = 0; j < n; j++) {
+			uint64_t want, want_samples, got;
+
+			if (at[j] <= PMUFILE_PREAMBLE_SIZE || at[j] >= raw.size)
+				continue;
+			want = complete_records(&raw, at[j], &want_samples);
+			spit(cut, raw.data, at[j]);
+			got = salvage_count(cut, &f);
+			ck_assert_msg(got == want,
+				      "cut at %zu (frame %zu): salvage got %llu records, want %llu",
+				      at[j], i, (unsigned long long)got, (unsigned long long)want);
+			ck_assert(!f->has_trailer);
+			ck_assert_str_ne(f->damage, "");
+			pmufile__close(f);
+			cuts++;
+		}
+	}
+	ck_assert_uint_gt(cuts, 1000);
+	free(raw.data);
+}
+END_TEST
+
 START_TEST(test_flipped_byte_in_samples)
 {
 	const char *path = tpath("f.pmu"), *bad = tpath("bad.pmu");
@@ -1384,6 +1447,7 @@ static Suite *pmufile_suite(void)
 	tcase_add_test(tc, test_round_trip_large);
 	tcase_add_test(tc, test_for_each_stops);
 	tcase_add_test(tc, test_truncation_everywhere);
+	tcase_add_test(tc, test_real_recording_cut_everywhere);
 	tcase_add_test(tc, test_flipped_byte_in_samples);
 	tcase_add_test(tc, test_missing_frame_detected);
 	tcase_add_test(tc, test_unknown_version);
