@@ -666,12 +666,9 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	ac->unthrottled = l->unthrottled;
 	if (f->has_stats) /* 0 in files from before the field (STATS frame is shorter) */
 		ac->missed = f->stats.missed;
-	if (f->has_trailer && f->trailer.end_session_ns > f->hdr.start_session_ns) {
+	/* one definition with pmuctl's summary (lib/pmufile/duration.c) */
+	if (pmufile__duration_ns(f, &ac->duration_ns)) {
 		ac->has_time = true;
-		ac->duration_ns = f->trailer.end_session_ns - f->hdr.start_session_ns;
-	} else if (f->has_stats && f->stats.stop_ns > f->stats.start_ns) {
-		ac->has_time = true;
-		ac->duration_ns = f->stats.stop_ns - f->stats.start_ns;
 	} else if (l->samples && l->tmax >= l->tmin) {
 		ac->has_time = true;
 		ac->duration_ns = l->tmax - l->tmin;

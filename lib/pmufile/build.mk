@@ -9,7 +9,7 @@
 ifndef PMUFILE_MK_INCLUDED
 PMUFILE_MK_INCLUDED := 1
 
-PMUFILE_SRCS := lib/pmufile/crc32.c lib/pmufile/record.c lib/pmufile/writer.c lib/pmufile/reader.c
+PMUFILE_SRCS := lib/pmufile/crc32.c lib/pmufile/duration.c lib/pmufile/record.c lib/pmufile/writer.c lib/pmufile/reader.c
 PMUFILE_LIB := $(BUILD)/lib/libpmufile.a
 PMUFILE_GUEST_LIB := $(BUILD)/lib/libpmufile-guest.a
 

@@ -256,4 +256,13 @@ const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t p
 const struct pmufile_process *pmufile__find_process(const struct pmufile *f, int32_t pid);
 const struct pmufile_event *pmufile__event(const struct pmufile *f, uint32_t index);
 
+/* A recording's duration, one definition for every tool (docs/FORMAT.md,
+ * "Duration"): the module's session time from START to STOP (GET_STATS
+ * stop_ns - start_ns); 0 if st is NULL or has no such times. */
+uint64_t pmufile__session_duration_ns(const struct pmuprof_stats *st);
+/* The same from a file's STATS frame; without one (a file cut short), the
+ * trailer's end_session_ns - the header's start_session_ns. false (and *ns
+ * 0) when neither is known. */
+bool pmufile__duration_ns(const struct pmufile *f, uint64_t *ns);
+
 #endif /* PMUFILE_H */

@@ -819,6 +819,36 @@ START_TEST(test_real_recording_cut_everywhere)
 }
 END_TEST
 
+/* The duration (docs/FORMAT.md "Duration"): START to STOP from the STATS
+ * frame; pmuctl printed "recorded 1.10 s" for the real recording, whose file
+ * was open 1.40 s (what pmuconv report used to print). */
+START_TEST(test_duration_definition)
+{
+	const char *fixture = PMUPROF_SRC_ROOT "/tests/data/pmufile/real-syscall-heavy.pmu";
+	struct pmufile *f = pmufile__open(fixture, 0, errbuf, sizeof(errbuf));
+	uint64_t ns;
+
+	ck_assert_msg(f, "%s", errbuf);
+	ck_assert(f->has_stats);
+	ck_assert(pmufile__duration_ns(f, &ns));
+	ck_assert_uint_eq(ns, f->stats.stop_ns - f->stats.start_ns);
+	ck_assert_uint_eq(ns, pmufile__session_duration_ns(&f->stats));
+	ck_assert_msg(ns >= 1095000000 && ns < 1105000000, "duration %llu ns",
+		      (unsigned long long)ns);
+	ck_assert_uint_gt(f->trailer.end_session_ns - f->hdr.start_session_ns, 1395000000);
+	/* no STATS frame: the file's own clock */
+	f->has_stats = false;
+	ck_assert(pmufile__duration_ns(f, &ns));
+	ck_assert_uint_eq(ns, f->trailer.end_session_ns - f->hdr.start_session_ns);
+	/* nothing known */
+	f->has_trailer = false;
+	ck_assert(!pmufile__duration_ns(f, &ns));
+	ck_assert_uint_eq(ns, 0);
+	ck_assert_uint_eq(pmufile__session_duration_ns(NULL), 0);
+	pmufile__close(f);
+}
+END_TEST
+
 START_TEST(test_flipped_byte_in_samples)
 {
 	const char *path = tpath("f.pmu"), *bad = tpath("bad.pmu");
@@ -1448,6 +1478,7 @@ static Suite *pmufile_suite(void)
 	tcase_add_test(tc, test_for_each_stops);
 	tcase_add_test(tc, test_truncation_everywhere);
 	tcase_add_test(tc, test_real_recording_cut_everywhere);
+	tcase_add_test(tc, test_duration_definition);
 	tcase_add_test(tc, test_flipped_byte_in_samples);
 	tcase_add_test(tc, test_missing_frame_detected);
 	tcase_add_test(tc, test_unknown_version);

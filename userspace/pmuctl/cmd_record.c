@@ -203,7 +203,7 @@ int cmd_record(int argc, char **argv)
 	bool have_stats = false, started = false;
 	char err[1024];
 	int ret, rc = EXIT_FAIL;
-	uint64_t end_mono, bytes;
+	uint64_t end_mono, bytes, dur;
 
 	memset(&r, 0, sizeof(r));
 	r.s.fd = r.d.sfd = r.t.go_fd = r.t.exec_fd = -1;
@@ -292,7 +292,10 @@ finish:
 	r.w = NULL;
 	if (ret < 0)
 		goto out;
-	summary(&r, &st, have_stats, bytes, (double)(end_mono - r.start_mono) / 1e9);
+	/* the duration pmuconv report prints (lib/pmufile/duration.c); pmuctl's
+	 * own clock only when GET_STATS failed */
+	dur = have_stats ? pmufile__session_duration_ns(&st) : 0;
+	summary(&r, &st, have_stats, bytes, (double)(dur ? dur : end_mono - r.start_mono) / 1e9);
 	if (r.d.stop_signal)
 		pmuctl_note("stopped by %s; %s is complete", strsignal(r.d.stop_signal),
 			    r.o.output);

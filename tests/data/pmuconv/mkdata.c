@@ -17,9 +17,10 @@
  *   lost CPU TIME N
  *   throttle CPU EV TIME OLD NEW
  *   unthrottle CPU EV TIME OLD NEW   (the rate raised back)
- *   stats missed=N ticks=N outstanding=N unanswered=N
+ *   stats missed=N ticks=N outstanding=N unanswered=N start=NS stop=NS
  *                   a STATS frame (GET_STATS at the end) with these missed-
- *                   sample counts (sum them into missed= yourself)
+ *                   sample counts (sum them into missed= yourself) and the
+ *                   session's START and STOP times (session clock)
  *   end TIME        close with a trailer (session clock)
  *   truncate        flush and abandon: no trailer
  */
@@ -282,6 +283,10 @@ int main(int argc, char **argv)
 					st.total.ipis_outstanding = v;
 				else if (eq && !strncmp(kv, "unanswered=", 11))
 					st.ipis_unanswered = v;
+				else if (eq && !strncmp(kv, "start=", 6))
+					st.start_ns = v;
+				else if (eq && !strncmp(kv, "stop=", 5))
+					st.stop_ns = v;
 				else
 					die(ln, "stats: unknown KEY=VALUE");
 			}

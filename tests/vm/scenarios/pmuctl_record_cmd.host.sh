@@ -42,4 +42,13 @@ if "$BUILD/bin/pmuconv" folded "$RESULTS/sys.pmu" -o "$RESULTS/sys.folded" \
 else
 	fail_check kernel-symbols-on-demand "no do_syscall_64 frame: $(head -c 300 "$RESULTS/folded-sys.txt")"
 fi
+# One duration (docs/FORMAT.md "Duration"): pmuctl's summary and pmuconv
+# report's header print the same START-to-STOP time (to their precision).
+rec=$(sed -n 's/^pmuctl: recorded \([0-9.]*\) s:.*/\1/p' "$RESULTS/record-sys.txt")
+rep=$("$BUILD/bin/pmuconv" report "$RESULTS/sys.pmu" 2>/dev/null | sed -n 's/^duration: *\([0-9.]*\) s$/\1/p')
+if [ -n "$rec" ] && [ -n "$rep" ] && awk -v a="$rec" -v b="$rep" 'BEGIN { d = a - b; exit !(d <= 0.006 && d >= -0.006) }'; then
+	pass_check one-duration
+else
+	fail_check one-duration "pmuctl said '$rec' s, pmuconv report '$rep' s"
+fi
 host_done
