@@ -32,6 +32,9 @@ endif
 CC ?= gcc
 WARN := -Wall -Wextra -Werror
 CPPFLAGS_COMMON := -I$(CURDIR)/include -I$(CURDIR)/kernel/include -I$(CURDIR) -D_GNU_SOURCE
+# The release (file VERSION) that pmuctl --version and pmuconv --version print.
+PMUPROF_VERSION := $(shell cat $(CURDIR)/VERSION 2>/dev/null)
+CPPFLAGS_COMMON += -DPMUPROF_VERSION='"$(PMUPROF_VERSION)"'
 CFLAGS ?= -O2 -g
 USER_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 $(CPPFLAGS_COMMON)
 # Sanitizer builds: make SAN=1 (used by the fuzz/replay tests)

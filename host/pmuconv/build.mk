@@ -38,3 +38,6 @@ $(PMUCONV): $(PMUCONV_OBJS) $(PMUCONV_PMUFILE_LIB)
 
 .PHONY: pmuconv
 pmuconv: $(PMUCONV)
+
+# --version prints the file VERSION (PMUPROF_VERSION, top Makefile).
+$(BUILD)/obj/host/pmuconv/main.o: VERSION

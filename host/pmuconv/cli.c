@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum {
 	LO_WEIGHT = 256,
@@ -229,6 +230,25 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 			return 2;
 		}
 		c->pos[c->npos++] = argv[optind];
+	}
+	if (c->npos == 0 && min_pos >= 1 && min_pos <= 2) {
+		/* as perf: pmuctl record writes pmuprof.data here and keeps the one
+		 * before as pmuprof.data.old (diff compares the two) */
+		if (min_pos == 2)
+			c->pos[c->npos++] = PC_DEFAULT_INPUT ".old";
+		c->pos[c->npos++] = PC_DEFAULT_INPUT;
+		for (int i = 0; i < c->npos; i++) {
+			if (access(c->pos[i], F_OK) == 0)
+				continue;
+			fprintf(stderr,
+				"pmuconv %s: no input file given and no %s in the current "
+				"directory "
+				"(pmuctl record writes it there); name a FILE, or - to read "
+				"standard "
+				"input\n",
+				cmd->name, c->pos[i]);
+			return 2;
+		}
 	}
 	if (c->npos < min_pos) {
 		fprintf(stderr, "pmuconv %s: missing input file\n%s", cmd->name, cmd->usage);

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include "input.h"
 
+/* The input when none is named, as perf report reads perf.data. */
+#define PC_DEFAULT_INPUT "pmuprof.data"
+
 /* Which options a subcommand accepts. */
 enum {
 	OPT_EVENT = 1u << 0,	/* -e EVENT */
@@ -51,7 +54,7 @@ struct pc_cli {
 	size_t top;
 	int annotate_kernel;
 	int npos;
-	const char *pos[4];
+	const char *pos[4]; /* none given: PC_DEFAULT_INPUT (diff: its .old too) */
 };
 
 /* A subcommand's name and full --help text, for messages. */

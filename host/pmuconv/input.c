@@ -5,6 +5,8 @@
 #include "textparse.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static const char *const fmt_names[] = {
 	[PC_FMT_AUTO] = "auto", [PC_FMT_PMUPROF] = "pmuprof", [PC_FMT_PERFSCRIPT] = "perf-script",
@@ -109,6 +111,62 @@ int pc_detect_format(const char *buf, size_t len, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/*
+ * A pmuprof file on standard input ("-"): libpmufile maps a regular file,
+ * so what was read (in) is spooled into an unlinked temporary file under
+ * $TMPDIR (or /tmp) that replaces standard input and is read as /dev/stdin;
+ * the disk space is freed when the descriptor is closed.
+ */
+static int load_stdin_pmufile(struct pc_set *s, const struct pc_input_buf *in,
+			      const struct pc_load_opts *o, const struct pc_stream *out, char *err,
+			      size_t errlen)
+{
+	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char tmpl[4096], path[64];
+	size_t done = 0;
+	int fd, r;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/pmuconv-stdin.XXXXXX", dir);
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen,
+			 "-: cannot keep standard input in a temporary file in %s: %s (set TMPDIR "
+			 "to a writable directory, or name the file instead of -)",
+			 dir, strerror(-r));
+		return r;
+	}
+	unlink(tmpl);
+	while (done < in->len) {
+		ssize_t n = write(fd, in->data + done, in->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : -EIO;
+			close(fd);
+			snprintf(err, errlen,
+				 "-: cannot keep standard input in a temporary file in %s: %s (set "
+				 "TMPDIR to a directory with %zu bytes free, or name the file)",
+				 dir, strerror(-r), in->len);
+			return r;
+		}
+		done += (size_t)n;
+	}
+	/* the spool becomes standard input, so messages name /dev/stdin */
+	if (dup2(fd, 0) == 0) {
+		close(fd);
+		fd = 0;
+		snprintf(path, sizeof(path), "/dev/stdin");
+	} else {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	r = input_pmufile_load(s, path, &o->filter, &o->sym, out, err, errlen);
+	close(fd);
+	snprintf(s->acct.source, sizeof(s->acct.source), "-"); /* not the spool's name */
+	return r;
+}
+
 int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
 	    size_t errlen)
 {
@@ -120,7 +178,7 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 	pc_set__stream(s, &o->filter, &out);
 	pc_stream__add(&out, o->also);
 	snprintf(s->acct.source, sizeof(s->acct.source), "%s", path);
-	if (fmt == PC_FMT_PMUPROF)
+	if (fmt == PC_FMT_PMUPROF && strcmp(path, "-"))
 		return input_pmufile_load(s, path, &o->filter, &o->sym, &out, err, errlen);
 	r = pc_input_buf__open(&in, path, err, errlen);
 	if (r)
@@ -136,10 +194,13 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 			pc_input_buf__close(&in);
 			return fmt;
 		}
-		if (fmt == PC_FMT_PMUPROF) {
-			pc_input_buf__close(&in);
-			return input_pmufile_load(s, path, &o->filter, &o->sym, &out, err, errlen);
-		}
+	}
+	if (fmt == PC_FMT_PMUPROF) {
+		r = strcmp(path, "-")
+			    ? input_pmufile_load(s, path, &o->filter, &o->sym, &out, err, errlen)
+			    : load_stdin_pmufile(s, &in, o, &out, err, errlen);
+		pc_input_buf__close(&in);
+		return r;
 	}
 	if (fmt != PC_FMT_PERFSCRIPT) {
 		if ((f.has_pid || f.comm || f.has_cpu)) {

@@ -32,10 +32,14 @@ static const struct pc_cmd *find_cmd(const char *name)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: pmuconv COMMAND [options] FILE...\n\ncommands:\n");
+	fprintf(out, "usage: pmuconv [--version] COMMAND [options] [FILE...]\n\ncommands:\n");
 	for (size_t i = 0; i < PC_ARRAY_SIZE(cmds); i++)
 		fprintf(out, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(out, "\n'pmuconv COMMAND --help' for the options of a command; see pmuconv(1).\n");
+	fprintf(out, "\nWith no FILE, " PC_DEFAULT_INPUT
+		     " in the current directory is read (diff: the\n" PC_DEFAULT_INPUT
+		     ".old and " PC_DEFAULT_INPUT
+		     " that pmuctl record leaves); - reads standard input.\n"
+		     "'pmuconv COMMAND --help' for the options of a command; see pmuconv(1).\n");
 }
 
 int main(int argc, char **argv)
@@ -52,6 +56,10 @@ int main(int argc, char **argv)
 			return c->fn(2, help);
 		}
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("pmuconv %s\n", PMUPROF_VERSION);
 		return 0;
 	}
 	c = find_cmd(argv[1]);

@@ -35,3 +35,6 @@ $(PMUCTL_VERIFY): $(BUILD)/obj/userspace/pmuctl/test/pmuctl_verify.o $(TT_COMMON
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^
 endif
+
+# --version prints the file VERSION (PMUPROF_VERSION, top Makefile).
+$(BUILD)/obj/userspace/pmuctl/main.o $(BUILD)/gobj/userspace/pmuctl/main.o: VERSION

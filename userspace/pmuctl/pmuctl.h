@@ -3,7 +3,7 @@
 #ifndef PMUCTL_H
 #define PMUCTL_H
 
-#define PMUCTL_VERSION "0.1"
+#define PMUCTL_VERSION PMUPROF_VERSION /* the file VERSION (Makefile) */
 
 struct pmuctl_cmd {
 	const char *name;

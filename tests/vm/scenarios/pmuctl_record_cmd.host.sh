@@ -42,6 +42,14 @@ if "$BUILD/bin/pmuconv" folded "$RESULTS/sys.pmu" -o "$RESULTS/sys.folded" \
 else
 	fail_check kernel-symbols-on-demand "no do_syscall_64 frame: $(head -c 300 "$RESULTS/folded-sys.txt")"
 fi
+# pmuconv with no file reads what pmuctl record wrote by default.
+if (cd "$RESULTS/defaults" && "$BUILD/bin/pmuconv" report >report.txt 2>&1 &&
+	grep -q '^source: *pmuprof.data (pmuprof' report.txt &&
+	"$BUILD/bin/pmuconv" diff >diff.txt 2>&1 && grep -q '^A: pmuprof.data.old' diff.txt); then
+	pass_check default-input
+else
+	fail_check default-input "$(head -c 300 "$RESULTS/defaults/report.txt") $(head -c 200 "$RESULTS/defaults/diff.txt" 2>/dev/null)"
+fi
 # One duration (docs/FORMAT.md "Duration"): pmuctl's summary and pmuconv
 # report's header print the same START-to-STOP time (to their precision).
 rec=$(sed -n 's/^pmuctl: recorded \([0-9.]*\) s:.*/\1/p' "$RESULTS/record-sys.txt")

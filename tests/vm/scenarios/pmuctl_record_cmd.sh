@@ -44,6 +44,15 @@ else
 	fail_check small-recording-small "exit $rc, $size bytes (want at most 64 KiB)"
 fi
 echo "true.pmu: $size bytes"
+# As perf: no -o writes pmuprof.data in the current directory, and the
+# previous one becomes pmuprof.data.old (the host half reads them with no
+# file named: pmuconv report, pmuconv diff).
+mkdir -p "$RESULTS/defaults" && cd "$RESULTS/defaults" &&
+	pmuctl record -e cpu-clock -q -- true >/dev/null 2>&1 &&
+	pmuctl record -e cpu-clock -q -- true >/dev/null 2>&1 &&
+	[ -s pmuprof.data ] && [ -s pmuprof.data.old ] && pass_check default-output ||
+	fail_check default-output "no pmuprof.data and pmuprof.data.old: $(ls -la "$RESULTS/defaults")"
+cd /
 # The host symbolizes with the very binaries the guest ran.
 cp /usr/local/bin/split7030 /usr/local/bin/syscall_heavy "$RESULTS/"
 

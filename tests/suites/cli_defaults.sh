@@ -1,0 +1,87 @@
+#!/bin/sh
+# The perf habits of both tools' command lines, on the host (no module):
+# --version prints the file VERSION; pmuconv with no FILE reads pmuprof.data
+# in the current directory (diff: pmuprof.data.old and pmuprof.data, as
+# pmuctl record leaves them) or says clearly that there is none; `-` reads a
+# .pmu (or text) from standard input, piped or redirected, with the same
+# output as the file apart from the source line.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
+PMUCTL=${PMUCTL:-$BUILD/bin/pmuctl}
+FIX=$ROOT/tests/data/pmufile/real-syscall-heavy.pmu
+VER=$(cat "$ROOT/VERSION")
+ok() { echo "PASS: cli_defaults/$1"; }
+ko() { echo "FAIL: cli_defaults/$1 ($2)"; }
+for b in "$PMUCONV" "$PMUCTL"; do
+	if [ ! -x "$b" ]; then
+		echo "SKIP: cli_defaults (no $b; run make)"
+		exit 0
+	fi
+done
+D=$(mktemp -d "${TMPDIR:-/tmp}/cli_defaults.XXXXXX")
+trap 'rm -rf "$D"' EXIT
+cd "$D" || exit 1
+
+# --version: the release in VERSION
+v=$("$PMUCONV" --version 2>&1 | head -c 200)
+[ "$v" = "pmuconv $VER" ] && ok pmuconv-version || ko pmuconv-version "got '$v', want 'pmuconv $VER'"
+v=$("$PMUCTL" --version 2>&1 | head -c 200)
+case $v in
+"pmuctl $VER (pmuprof ABI "*) ok pmuctl-version ;;
+*) ko pmuctl-version "got '$v', want 'pmuctl $VER (pmuprof ABI N)'" ;;
+esac
+
+# no FILE and no pmuprof.data here: a clear message, usage exit code
+for cmd in report folded pagesize diff; do
+	"$PMUCONV" $cmd >out.txt 2>err.txt
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "no input file given and no pmuprof.data.* in the current directory" err.txt; then
+		ok "no-default-$cmd"
+	else
+		ko "no-default-$cmd" "exit $rc: $(head -c 200 err.txt)"
+	fi
+done
+
+# no FILE: pmuprof.data, as `pmuconv report pmuprof.data` reads it
+cp "$FIX" pmuprof.data
+"$PMUCONV" report pmuprof.data >want.txt 2>/dev/null
+"$PMUCONV" report >got.txt 2>/dev/null
+rc=$?
+[ $rc -eq 0 ] && [ -s want.txt ] && cmp -s want.txt got.txt && ok default-report ||
+	ko default-report "exit $rc; $(diff want.txt got.txt | head -n 3 | tr '\n' ' ')"
+"$PMUCONV" folded pmuprof.data >want.txt 2>/dev/null
+"$PMUCONV" folded >got.txt 2>/dev/null && cmp -s want.txt got.txt && ok default-folded ||
+	ko default-folded "$(diff want.txt got.txt | head -n 3 | tr '\n' ' ')"
+# diff: pmuprof.data.old (A) against pmuprof.data (B)
+cp "$FIX" pmuprof.data.old
+"$PMUCONV" diff pmuprof.data.old pmuprof.data >want.txt 2>/dev/null
+"$PMUCONV" diff >got.txt 2>/dev/null && [ -s want.txt ] && cmp -s want.txt got.txt &&
+	grep -q '^A: pmuprof.data.old' got.txt && grep -q '^B: pmuprof.data:' got.txt && ok default-diff ||
+	ko default-diff "$(head -n 2 got.txt | tr '\n' ' ')"
+
+# `-`: standard input, piped and redirected; only the source line differs
+"$PMUCONV" report pmuprof.data 2>/dev/null | sed 1d >want.txt
+cat pmuprof.data | "$PMUCONV" report - >got.txt 2>/dev/null
+if head -n 1 got.txt | grep -q '^source: *- (pmuprof' && sed 1d got.txt | cmp -s want.txt -; then
+	ok stdin-pipe-pmu
+else
+	ko stdin-pipe-pmu "$(head -n 1 got.txt) $(sed 1d got.txt | diff want.txt - | head -n 3 | tr '\n' ' ')"
+fi
+"$PMUCONV" report - <pmuprof.data 2>/dev/null | sed 1d | cmp -s want.txt - && ok stdin-redirect-pmu ||
+	ko stdin-redirect-pmu "differs from the file's report"
+# a cut .pmu on stdin: the strict error, and --salvage
+head -c 5000 pmuprof.data | "$PMUCONV" report - >out.txt 2>err.txt
+rc=$?
+[ $rc -ne 0 ] && grep -q 'truncated' err.txt && ok stdin-cut-strict ||
+	ko stdin-cut-strict "exit $rc: $(head -c 200 err.txt)"
+head -c 5000 pmuprof.data | "$PMUCONV" report --salvage - >out.txt 2>/dev/null &&
+	grep -q '^samples: ' out.txt && ok stdin-cut-salvage || ko stdin-cut-salvage "no report"
+# text on stdin still works, and empty stdin says so
+printf 'main;work 3\n' | "$PMUCONV" folded - >got.txt 2>/dev/null
+[ "$(cat got.txt)" = "main;work 3" ] && ok stdin-text || ko stdin-text "got '$(cat got.txt)'"
+"$PMUCONV" report - </dev/null >out.txt 2>err.txt
+rc=$?
+[ $rc -ne 0 ] && grep -q 'empty' err.txt && ok stdin-empty || ko stdin-empty "exit $rc: $(cat err.txt)"
+exit 0
