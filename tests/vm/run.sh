@@ -622,23 +622,52 @@ print_result() {
 	[ "$RESULT" = FAIL ] && COUNT_FAIL=1
 }
 
+# shell_summary DIR: what came back from an interactive guest, and the
+# commands that render its recordings (symbols: the guest binaries are the
+# build's own, so --symfs is not needed for them).
+shell_summary() {
+	_n=$(find "$1" -type f ! -name dmesg.txt | wc -l)
+	if [ "$_n" -eq 0 ]; then
+		note "the guest left nothing in /results (its dmesg is in $1/dmesg.txt if it exited cleanly)"
+		return
+	fi
+	note "the guest's /results is in $1 ($_n files):"
+	find "$1" -type f | sed "s|^|vm:   |" >&2
+	for _f in $(find "$1" -type f -name '*.pmu'); do
+		note "render $_f with:"
+		echo "vm:   $BUILD/bin/pmuconv report $_f" >&2
+		echo "vm:   $BUILD/bin/pmuconv html $_f -o ${_f%.pmu}.html" >&2
+		echo "vm:   $BUILD/bin/pmuconv flamegraph $_f -o ${_f%.pmu}-flames/" >&2
+	done
+}
+
 # ---------------------------------------------------------------- main
 [ -d "$BUILD/guest" ] || note "no $BUILD/guest (run 'make guest-bins'); the guest has busybox only"
 build_initrd
 
 if [ "$MODE" = shell ]; then
-	note "interactive guest ($ACCEL); 'exit' or Ctrl-A X leaves; results disk is not read back"
-	truncate -s 64M "$VMDIR/shell-results.img"
-	# shellcheck disable=SC2086
+	# The guest's /results comes back on 'exit' (tar on the results disk,
+	# as for scenarios) into a directory of its own, with the commands
+	# that render what it holds. Ctrl-A X kills QEMU: nothing comes back.
+	sdir=$VMDIR/shell-$(date +%Y%m%d-%H%M%S)-$$
+	mkdir -p "$sdir/results"
+	note "interactive guest ($ACCEL); 'exit' leaves and brings /results back to $sdir/results (Ctrl-A X leaves without it)"
+	truncate -s "${VM_SHELL_RESULTS_MB:-256}M" "$sdir/results.img"
 	# VM_CPU=pmu boots the emulated Intel PMU (TCG), VM_CPU=SPEC any -cpu.
 	cpu=${VM_CPU:-$DEFAULT_CPU}
 	[ "$cpu" = pmu ] && cpu=$PMU_CPU_TCG
 	note "$QEMU -cpu $cpu"
-	exec "$QEMU" $QEMU_FW $ACCEL_ARGS -cpu "$cpu" -smp 2 -m 3072 -nodefaults -nographic -no-reboot \
+	# shellcheck disable=SC2086
+	"$QEMU" $QEMU_FW $ACCEL_ARGS -cpu "$cpu" -smp 2 -m 3072 -nodefaults -nographic -no-reboot \
 		-serial mon:stdio \
-		-drive "file=$VMDIR/shell-results.img,format=raw,if=virtio,cache=unsafe" \
+		-drive "file=$sdir/results.img,format=raw,if=virtio,cache=unsafe" \
 		-kernel "$BOOT_IMAGE" -initrd "$INITRD" \
 		-append "$CMDLINE_BASE pmtest=--shell pmtest_accel=$ACCEL"
+	qrc=$?
+	tar -xf "$sdir/results.img" -C "$sdir/results" 2>/dev/null
+	rm -f "$sdir/results.img"
+	shell_summary "$sdir/results"
+	exit $qrc
 fi
 
 if [ "$MODE" = all ]; then

@@ -51,9 +51,21 @@ done
 
 if [ "$SCENARIO" = "--shell" ]; then
 	echo "pmtest: interactive guest ($VM_ACCEL, $NCPUS CPUs). pmuprof.ko: ${PMUPROF_KO:-not built}."
+	if [ -n "$PMUPROF_KO" ] && insmod "$PMUPROF_KO"; then
+		echo "pmtest: pmuprof is loaded ('rmmod pmuprof; insmod $PMUPROF_KO PARAM=...' to reload)"
+	fi
 	echo "pmtest: scenarios are in /scenarios (. /lib/pmtest/guest.sh for helpers). 'exit' powers off."
+	echo "pmtest: files you leave in /results come back to the host when you 'exit', e.g."
+	echo "pmtest:   pmuctl record -e cpu-clock -g -o /results/app.pmu -- split7030 -s 3"
 	cd /root
 	setsid cttyhack sh -l
+	cd /
+	dmesg >"$RESULTS/dmesg.txt" 2>&1
+	if [ -b /dev/vda ]; then
+		tar -cf /dev/vda -C "$RESULTS" . 2>/tmp/tar.err ||
+			echo "pmtest: writing /results to the results disk failed: $(cat /tmp/tar.err)"
+		sync
+	fi
 	poweroff -f
 fi
 
