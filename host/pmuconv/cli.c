@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What every subcommand shares: option parsing, loading inputs, opening outputs. */
 #include "cli.h"
+#include "symfs_tar.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -252,6 +253,15 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 	}
 	if (c->npos < min_pos) {
 		fprintf(stderr, "pmuconv %s: missing input file\n%s", cmd->name, cmd->usage);
+		return 2;
+	}
+	/* an archive (pmuconv archive) in place of a directory: unpack it */
+	char err[512] = "";
+	if ((c->load.sym.symfs &&
+	     !(c->load.sym.symfs = pc_symfs_open(c->load.sym.symfs, err, sizeof(err)))) ||
+	    (c->load.sym.buildid_dir && !(c->load.sym.buildid_dir = pc_symfs_open(
+						  c->load.sym.buildid_dir, err, sizeof(err))))) {
+		fprintf(stderr, "pmuconv %s: %s\n", cmd->name, err);
 		return 2;
 	}
 	return 0;

@@ -28,7 +28,7 @@ enum {
 	"  --input-format FMT  auto (default), pmuprof, perf-script, stap, folded\n"               \
 	"  --symfs DIR         look binaries and debug files up under DIR\n"                       \
 	"  --buildid-dir DIR   look binaries and debug files up by build-id in DIR/.build-id/\n"   \
-	"                      (an unpacked 'pmuconv archive' or perf's ~/.debug)\n"               \
+	"                      (perf's ~/.debug); for both, DIR may be a 'pmuconv archive' tar\n"  \
 	"  --vmlinux FILE      kernel symbols from this ELF image instead of kallsyms\n"           \
 	"  --salvage           report what precedes damage in a truncated/corrupt file\n"          \
 	"  --event-name NAME   event name for stap/folded input (default stap/folded)\n"           \

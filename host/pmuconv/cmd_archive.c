@@ -8,12 +8,13 @@ static const struct pc_cmd_help help = {
 		   "Collect the binaries (and their separate debug files) that the samples of\n"
 		   "FILE hit into OUT.tar, by build-id, as 'perf archive' does, so that FILE\n"
 		   "can be read on another machine:\n"
-		   "  mkdir DIR && tar -xf OUT.tar -C DIR && pmuconv report FILE --symfs DIR\n"
-		   "(or --buildid-dir DIR). OUT ending in .tar.gz, .tgz, .tar.xz or .tar.zst is\n"
-		   "compressed. Run it where FILE was recorded, or point --symfs/--buildid-dir\n"
-		   "at a copy of that machine's binaries.\n"
+		   "  pmuconv report FILE --symfs OUT.tar\n"
+		   "(or unpack it into DIR and give --symfs DIR or --buildid-dir DIR).\n"
+		   "OUT ending in .tar.gz, .tgz, .tar.xz or .tar.zst is compressed. Run it\n"
+		   "where FILE was recorded, or point --symfs/--buildid-dir at a copy of\n"
+		   "that machine's binaries.\n"
 		   "  -o, --output OUT    the archive to write (required)\n"
-		   "  --symfs DIR         look binaries and debug files up under DIR\n"
+		   "  --symfs DIR         look binaries and debug files up under DIR (or a tar)\n"
 		   "  --buildid-dir DIR   look them up by build-id in DIR/.build-id/ first\n"
 		   "  --salvage           read what precedes damage in a truncated/corrupt FILE\n"
 		   "  -q, --quiet         no warnings\n"};
@@ -46,7 +47,7 @@ int cmd_archive(int argc, char **argv)
 		return 1;
 	}
 	printf("pmuconv archive: %ld file(s) in %s. To read %s elsewhere:\n"
-	       "  mkdir DIR && tar -xf %s -C DIR && pmuconv report %s --symfs DIR\n",
-	       n, c.out, c.pos[0], c.out, c.pos[0]);
+	       "  pmuconv report %s --symfs %s\n",
+	       n, c.out, c.pos[0], c.pos[0], c.out);
 	return 0;
 }
