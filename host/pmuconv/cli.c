@@ -185,6 +185,7 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		case LO_NODEMANGLE:
 			need = OPT_INPUT;
 			c->load.sym.no_demangle = 1;
+			f->no_demangle = true;
 			break;
 		case LO_BUILDIDDIR:
 			need = OPT_INPUT;

@@ -3,8 +3,10 @@
  * Folded stacks ("root;child;leaf COUNT", FlameGraph's collapsed format):
  * read back so report/flamegraph/diff work on them. A frame ending in
  * "_[k]" (FlameGraph's kernel annotation) is a kernel frame; the suffix is
- * removed. One event, named by --event-name or "folded".
+ * removed. One event, named by --event-name or "folded". Mangled C++/Rust
+ * names are demangled unless --no-demangle.
  */
+#include "demangle.h"
 #include "inputs.h"
 #include "textparse.h"
 
@@ -18,6 +20,7 @@ int input_folded_parse(struct pc_set *s, const char *buf, size_t len, const stru
 	struct pc_frame *fr = malloc(PC_MAX_FRAMES * sizeof(*fr));
 	struct pc_agg *a = pc_set__event(s, f->event ? f->event : "folded");
 	struct pc_sample smp = {.frames = fr, .root_first = true};
+	struct pc_demangle_cache dm = {0};
 	uint64_t lineno = 0;
 	int r = 0;
 
@@ -64,17 +67,26 @@ int input_folded_parse(struct pc_set *s, const char *buf, size_t len, const stru
 			} else if (fe - fs == 9 && !memcmp(fs, "[unknown]", 9)) {
 				kind = PC_FRAME_UNKNOWN;
 			}
-			fr[smp.nr++] = (struct pc_frame){.name = fs,
-							 .len = (uint32_t)(fe - fs),
+			const char *name = fs;
+			size_t n = (size_t)(fe - fs);
+			if (!f->no_demangle && !(name = pc_demangle_cached(&dm, fs, n, &n))) {
+				r = -ENOMEM;
+				break;
+			}
+			fr[smp.nr++] = (struct pc_frame){.name = name,
+							 .len = (uint32_t)n,
 							 .kind = (uint8_t)kind,
 							 .kernel = kind == PC_FRAME_KERNEL};
 			fs = x + 1;
 		}
+		if (r)
+			break;
 		s->acct.samples += count;
 		a->acct.samples += count;
 		smp.samples = smp.weight = count;
 		r = pc_stream__emit(out, &smp);
 	}
 	free(fr);
+	pc_demangle_cache__free(&dm);
 	return r;
 }

@@ -12,6 +12,7 @@
  *
  * Cost: one pass with memchr over lines; per frame one string hash.
  */
+#include "demangle.h"
 #include "inputs.h"
 #include "textparse.h"
 
@@ -24,6 +25,7 @@ struct ps_state {
 	const struct pc_filter *f;
 	const struct pc_stream *out;
 	struct pc_strtab fmt; /* names made here ("func [module]") */
+	struct pc_demangle_cache dm;
 	struct pc_frame fr[PC_MAX_FRAMES];
 	uint32_t nr;
 	/* current sample */
@@ -202,6 +204,8 @@ static int push_frame(struct ps_state *st, const char *p, const char *e)
 		kind = side;
 		name = sym;
 		n = (size_t)(se - sym);
+		if (!st->f->no_demangle && !(name = pc_demangle_cached(&st->dm, sym, n, &n)))
+			return -ENOMEM;
 	}
 	st->fr[st->nr++] = (struct pc_frame){.name = name,
 					     .len = (uint32_t)n,
@@ -377,6 +381,7 @@ int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const 
 		s->acct.duration_ns = (uint64_t)((st->t_last - st->t_first) * 1e9 + 0.5);
 	}
 	pc_strtab__free(&st->fmt);
+	pc_demangle_cache__free(&st->dm);
 	free(st);
 	return r;
 }

@@ -18,6 +18,7 @@
  * "[unknown]". A stack closed by a blank line without a count counts 1.
  * There is one event ("stap" unless --event-name says otherwise).
  */
+#include "demangle.h"
 #include "inputs.h"
 #include "textparse.h"
 
@@ -29,6 +30,8 @@ struct stap_state {
 	struct pc_agg *agg;
 	const struct pc_stream *out;
 	struct pc_strtab fmt; /* names made here ("func [mod]", "lib+0xoff") */
+	struct pc_demangle_cache dm;
+	bool demangle;
 	struct pc_frame fr[PC_MAX_FRAMES];
 	uint32_t nr;
 	bool pending;
@@ -98,9 +101,15 @@ static int stap_frame(struct stap_state *st, const char *p, const char *e)
 		n = snprintf(buf, sizeof(buf), "%.*s [%.*s]", (int)(se - sym), sym, (int)(me - mod),
 			     mod);
 	} else {
+		size_t dn;
 		kind = side;
 		name = sym;
 		n = se - sym;
+		if (st->demangle) {
+			if (!(name = pc_demangle_cached(&st->dm, sym, (size_t)n, &dn)))
+				return -ENOMEM;
+			n = (int)dn;
+		}
 	}
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		n = (int)sizeof(buf) - 1;
@@ -146,6 +155,7 @@ int input_stap_parse(struct pc_set *s, const char *buf, size_t len, const struct
 		return -ENOMEM;
 	st->set = s;
 	st->out = out;
+	st->demangle = !f->no_demangle;
 	if (!s->acct.format)
 		s->acct.format = "stap";
 	st->agg = pc_set__event(s, ev);
@@ -212,6 +222,7 @@ int input_stap_parse(struct pc_set *s, const char *buf, size_t len, const struct
 	if (!r && st->pending)
 		r = stap_commit(st, 1);
 	pc_strtab__free(&st->fmt);
+	pc_demangle_cache__free(&st->dm);
 	free(st);
 	return r;
 }

@@ -96,6 +96,7 @@ struct pc_filter {
 	int weight;	 /* enum pc_weight */
 	bool no_process; /* omit the process root frame */
 	bool salvage;
+	bool no_demangle; /* text inputs: keep mangled names (sym_opts has its own) */
 };
 
 /* Accounting header of one input. */
