@@ -16,25 +16,46 @@ endif
 PMUCONV := $(BUILD)/bin/pmuconv
 PMUCONV_ALL_SRCS := $(sort $(wildcard host/pmuconv/*.c))
 PMUCONV_RENDER_SRCS := $(filter host/pmuconv/render_%.c,$(PMUCONV_ALL_SRCS))
+# the exporters (pprof: protobuf-c + zlib; speedscope: jansson) and their
+# commands, linked into pmuconv only
+PMUCONV_EXPORT_SRCS := $(filter host/pmuconv/export_%.c host/pmuconv/cmd_pprof.c \
+	host/pmuconv/cmd_speedscope.c,$(PMUCONV_ALL_SRCS))
 # everything but main: shared with the unit tests and fuzz targets
-PMUCONV_CORE_SRCS := $(filter-out host/pmuconv/main.c $(PMUCONV_RENDER_SRCS),$(PMUCONV_ALL_SRCS))
+PMUCONV_CORE_SRCS := $(filter-out host/pmuconv/main.c $(PMUCONV_RENDER_SRCS) $(PMUCONV_EXPORT_SRCS),\
+	$(PMUCONV_ALL_SRCS))
 PMUCONV_CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_CORE_SRCS))
-PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS))
+# profile.proto -> protoc-c -> $(BUILD)/gen/host/pmuconv/profile.pb-c.[ch] (not committed)
+PMUCONV_PB := $(BUILD)/gen/host/pmuconv/profile.pb-c
+PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS)) $(BUILD)/gen-obj/profile.pb-c.o
 # libiberty (Debian libiberty-dev, a static library): the C++/Rust demangler
 # and libarchive (libarchive-dev): the tar of 'pmuconv archive'
 PMUCONV_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty \
 	$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive) -lm
+PMUCONV_EXPORT_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c) \
+	$(shell pkg-config --libs zlib 2>/dev/null || echo -lz) -ljansson
 PMUCONV_CFLAGS_ELF := $(shell pkg-config --cflags libelf 2>/dev/null)
-EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR)
+EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR) -I$(CURDIR)/$(BUILD)/gen
 # render_assets.c embeds the script and style sheets (.incbin)
 $(BUILD)/obj/host/pmuconv/render_assets.o: $(wildcard host/pmuconv/*.js host/pmuconv/*.css)
 
 BINS += $(PMUCONV)
 MAN_PAGES += host/pmuconv/pmuconv.1
 
+$(PMUCONV_PB).c $(PMUCONV_PB).h: host/pmuconv/profile.proto
+	@mkdir -p $(BUILD)/gen
+	@command -v protoc-c >/dev/null 2>&1 || { echo "pmuconv: protoc-c not found (apt-get" \
+		"install protobuf-c-compiler libprotobuf-c-dev, or make deps)" >&2; exit 1; }
+	protoc-c --c_out=$(BUILD)/gen host/pmuconv/profile.proto
+# generated code: the project's warnings but not -Werror
+$(BUILD)/gen-obj/profile.pb-c.o: $(PMUCONV_PB).c $(PMUCONV_PB).h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -std=gnu11 -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/host/pmuconv/export_pprof.o: $(PMUCONV_PB).h
+
 $(PMUCONV): $(PMUCONV_OBJS) $(PMUCONV_PMUFILE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $(PMUCONV_OBJS) $(PMUCONV_PMUFILE_LIB) $(PMUCONV_LIBS)
+	$(CC) $(LDFLAGS_SAN) -o $@ $(PMUCONV_OBJS) $(PMUCONV_PMUFILE_LIB) $(PMUCONV_LIBS) \
+		$(PMUCONV_EXPORT_LIBS)
 
 .PHONY: pmuconv
 pmuconv: $(PMUCONV)

@@ -331,6 +331,64 @@ int pc_cli_close_out(FILE *f, const char *path)
 	return 0;
 }
 
+int pc_cli_open_atomic(struct pc_out *o, const char *path)
+{
+	mode_t um;
+	int fd;
+
+	o->path = path;
+	o->tmp[0] = 0;
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path) >= sizeof(o->tmp)) {
+		fprintf(stderr, "pmuconv: output path too long: %s\n", path);
+		return 1;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "pmuconv: cannot write %s: %s\n", path, strerror(errno));
+		o->tmp[0] = 0;
+		return 1;
+	}
+	um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um) || !(o->f = fdopen(fd, "w"))) {
+		fprintf(stderr, "pmuconv: cannot write %s: %s\n", path, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		return 1;
+	}
+	return 0;
+}
+
+int pc_cli_commit(struct pc_out *o, int ok)
+{
+	int bad;
+
+	if (!o->f)
+		return 1;
+	if (!o->tmp[0]) {
+		bad = pc_cli_close_out(o->f, NULL);
+		o->f = NULL;
+		return bad || !ok;
+	}
+	bad = ferror(o->f) || fflush(o->f);
+	if (bad && ok)
+		fprintf(stderr, "pmuconv: writing %s failed: %s\n", o->path, strerror(errno));
+	bad |= fclose(o->f) != 0;
+	o->f = NULL;
+	if (ok && !bad && rename(o->tmp, o->path)) {
+		fprintf(stderr, "pmuconv: cannot rename %s to %s: %s\n", o->tmp, o->path,
+			strerror(errno));
+		bad = 1;
+	}
+	if (!ok || bad)
+		unlink(o->tmp);
+	return ok && !bad ? 0 : 1;
+}
+
 int pc_cli_close_rendered(FILE *f, const char *path, int err)
 {
 	if (err)

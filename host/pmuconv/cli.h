@@ -74,6 +74,17 @@ int pc_cli_close_out(FILE *f, const char *path);
 /* Close a file a renderer wrote, saying why if it failed (err: what the
  * renderer returned); 0 or exit code 1. */
 int pc_cli_close_rendered(FILE *f, const char *path, int err);
+/* An output that appears whole or not at all: opens a temporary file
+ * beside path (path "-": stdout); pc_cli_commit() closes it and renames it
+ * to path when ok (and every write succeeded), else removes it. Both print
+ * their errors; open returns 0 or exit code 1, commit 0 or 1. */
+struct pc_out {
+	FILE *f;
+	const char *path;
+	char tmp[4096]; /* "" for stdout */
+};
+int pc_cli_open_atomic(struct pc_out *o, const char *path);
+int pc_cli_commit(struct pc_out *o, int ok);
 /* "not built" message for a missing renderer; returns exit code 3. */
 int pc_cli_not_built(const char *what);
 /* mkdir -p for one level (an existing directory is fine); 0 or exit code 1. */
@@ -86,5 +97,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
+int cmd_pprof(int argc, char **argv);
+int cmd_speedscope(int argc, char **argv);
 
 #endif

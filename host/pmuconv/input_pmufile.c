@@ -16,6 +16,9 @@
  *     emitted as one stream sample carrying its count (the profile builder
  *     merges raw stacks that resolve to the same functions).
  *
+ * When a consumer wants per-sample ids (pprof's labels), the thread and CPU
+ * join the raw key, and frames carry their address and recorded mapping.
+ *
  * The raw stack keeps the time of its first sample for the maps lookup: a
  * process that exec()s during the recording and reuses an identical raw
  * stack under the new image is attributed to the first image (rare; the
@@ -58,6 +61,7 @@ struct raw_ent {
 	uint64_t samples, weight;
 	uint64_t time; /* first sample's, for the maps lookup */
 	uint64_t parts;
+	uint64_t ids; /* tid | cpu << 32 when the loader wants ids, else 0 */
 	uint64_t key[PC_STACK_KEY_WORDS];
 	uint64_t addrs[]; /* kstack then ustack, innermost first */
 };
@@ -99,6 +103,7 @@ struct addr_ent {
 	int kind;
 	bool junk;	  /* a return address outside executable mappings */
 	const char *path; /* the user mapping's path, or NULL */
+	const struct pc_map *map;
 };
 
 /* Binaries whose frames were followed by junk return addresses, for the
@@ -117,6 +122,9 @@ struct loader {
 	struct symbolizer *sym;
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
 	bool want_addr; /* a consumer reads the address part: keep it in the raw key */
+	bool want_ids;	/* a consumer reads tid/cpu: keep them in the raw key */
+	struct pc_map *maps; /* one per f->mmaps entry, same index */
+	struct pc_map kmap;  /* the kernel */
 	/* raw stacks: entries in an arena of u64 words, indexed by offset */
 	pc_stack_hash_fn hash;
 	uint64_t *raw;
@@ -196,7 +204,7 @@ static int part_add(struct loader *l, uint64_t raw, uint64_t ip, uint32_t pages,
 static int64_t raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t flags,
 		       const uint64_t *k, uint16_t nk, uint16_t nu, uint64_t w)
 {
-	uint64_t key[PC_STACK_KEY_WORDS], h;
+	uint64_t key[PC_STACK_KEY_WORDS], h, ids = 0;
 	size_t j, n = (size_t)nk + nu;
 	struct pc_htab *t = &l->raw_index;
 
@@ -204,11 +212,15 @@ static int64_t raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t
 	key[1] = (uint64_t)nk | (uint64_t)nu << 16;
 	memcpy(&key[2], s->comm, 16);
 	h = l->hash(key, k, n);
+	if (l->want_ids) {
+		ids = (uint64_t)s->tid | (uint64_t)s->cpu << 32;
+		h = pc_fmix(pc_mix(h, ids));
+	}
 
 	for (j = pc_htab__slot(t, h); t->slots[j]; j = pc_htab__next(t, j)) {
 		struct raw_ent *e = raw_at(l, t->slots[j] - 1);
 		if (e->hash == h && e->key[0] == key[0] && e->key[1] == key[1] &&
-		    e->key[2] == key[2] && e->key[3] == key[3] &&
+		    e->key[2] == key[2] && e->key[3] == key[3] && e->ids == ids &&
 		    (!n || !memcmp(e->addrs, k, n * sizeof(*k)))) {
 			e->samples++;
 			e->weight += w;
@@ -226,6 +238,7 @@ static int64_t raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t
 	memcpy(e->key, key, sizeof(key));
 	e->time = s->time_ns;
 	e->parts = 0;
+	e->ids = ids;
 	e->samples = 1;
 	e->weight = w;
 	if (n)
@@ -391,18 +404,22 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 	uint64_t a = addr - adj;
 	struct sym_result r;
 	const struct pmufile_mmap *m = NULL;
+	const struct pc_map *map = NULL;
 	if (pc_grow((void **)&l->cache, &l->cache_cap, l->cache_nr + 1, sizeof(*l->cache)))
 		return NULL;
 	if (kernel) {
 		r = sym__kernel(l->sym, a);
+		map = &l->kmap;
 	} else {
 		m = pmufile__find_mmap(l->f, pid, a, t);
-		if (m)
+		if (m) {
 			r = sym__user(l->sym, m->path, m->build_id,
 				      m->build_id_size <= 20 ? m->build_id_size : 20,
 				      a + adj - m->start + m->pgoff, adj);
-		else
+			map = &l->maps[m - l->f->mmaps];
+		} else {
 			r = (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};
+		}
 	}
 	e = &l->cache[l->cache_nr];
 	*e = (struct addr_ent){.pid = key,
@@ -413,7 +430,8 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 			       /* a caller must be in code: [stack], [heap], data
 				* or nothing means the walk read a non-frame */
 			       .junk = !kernel && adj && (!m || !(m->prot & PROT_EXEC)),
-			       .path = m && m->path[0] ? m->path : NULL};
+			       .path = m && m->path[0] ? m->path : NULL,
+			       .map = map};
 	pc_htab__set(ci, j, (uint32_t)l->cache_nr++);
 	return e;
 }
@@ -498,6 +516,10 @@ static int emit_all(struct loader *l)
 		s.kernel_mode = (e->key[0] >> 48) & KMODE;
 		const struct addr_ent *prev = NULL;
 		bool junk = false;
+		s.has_ids = l->want_ids;
+		s.pid = pid;
+		s.tid = (uint32_t)e->ids;
+		s.cpu = (uint32_t)(e->ids >> 32);
 		for (uint32_t x = 0; x < nk + nu && s.nr < PC_MAX_FRAMES; x++) {
 			/* a user address in the kernel half is bogus (fault mid-walk) */
 			int kern = x < nk || k[x] >= KERNEL_ADDR_MIN;
@@ -516,7 +538,9 @@ static int emit_all(struct loader *l)
 			fr[s.nr++] = (struct pc_frame){.name = ae->name,
 						       .len = (uint32_t)strlen(ae->name),
 						       .kind = (uint8_t)ae->kind,
-						       .kernel = (uint8_t)kern};
+						       .kernel = (uint8_t)kern,
+						       .addr = k[x],
+						       .map = ae->map};
 		}
 		for (uint32_t i = e->parts; !r && i; i = l->parts[i - 1].next) {
 			const struct addr_part *p = &l->parts[i - 1];
@@ -560,6 +584,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	l->flt = flt;
 	l->out = out;
 	l->want_addr = out->wants_addr;
+	l->want_ids = out->wants_ids;
 	l->tmin = UINT64_MAX;
 	/* STREAM: records are only used inside on_record (everything kept is
 	 * copied), and one read pass beats faulting in the mapping */
@@ -633,6 +658,29 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 		r = -ENOENT;
 		goto out;
 	}
+	/* the recorded mappings, as the stream shows them to consumers */
+	l->maps = calloc(f->nr_mmaps ? f->nr_mmaps : 1, sizeof(*l->maps));
+	if (!l->maps) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < f->nr_mmaps; i++) {
+		const struct pmufile_mmap *m = &f->mmaps[i];
+		l->maps[i] = (struct pc_map){.start = m->start,
+					     .limit = m->end,
+					     .offset = m->pgoff,
+					     .file = m->path,
+					     .build_id = m->build_id,
+					     .build_id_size = m->build_id_size <= 20 ? m->build_id_size
+										   : 20};
+	}
+	l->kmap = (struct pc_map){.start = KERNEL_ADDR_MIN,
+				  .limit = UINT64_MAX,
+				  .file = "[kernel.kallsyms]",
+				  .build_id = f->kernel_build_id,
+				  .build_id_size = f->kernel_build_id_size <= 20
+							   ? f->kernel_build_id_size
+							   : 20};
 	l->sym = sym__new(sym);
 	if (!l->sym) {
 		r = -ENOMEM;
@@ -706,6 +754,7 @@ out:
 	free(l->cache);
 	free(l->parts);
 	free(l->out_parts);
+	free(l->maps);
 	free(l);
 	return r;
 }

@@ -20,6 +20,8 @@ static const struct pc_cmd {
 	{"flamegraph", cmd_flamegraph, "one interactive SVG per event (renderer)"},
 	{"html", cmd_html, "one self-contained HTML report (renderer)"},
 	{"archive", cmd_archive, "the binaries samples hit, by build-id, in one tar"},
+	{"pprof", cmd_pprof, "pprof profile (go tool pprof, Pyroscope, Parca)"},
+	{"speedscope", cmd_speedscope, "speedscope JSON profile (speedscope.app)"},
 };
 
 static const struct pc_cmd *find_cmd(const char *name)

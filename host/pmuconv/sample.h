@@ -27,11 +27,25 @@ enum ps_page {
 	PS_NONE = 0xff, /* pc_sample.data_page: the instruction accessed no data */
 };
 
+/* The mapped file (or the kernel) a frame's address fell in: what the
+ * exporters (pprof) write as a mapping. Valid until the load returns. */
+struct pc_map {
+	uint64_t start, limit; /* [start, limit) virtual */
+	uint64_t offset;       /* file offset of start */
+	const char *file;      /* "" anonymous, "[vdso]" etc. as recorded */
+	const uint8_t *build_id;
+	uint32_t build_id_size;
+};
+
 struct pc_frame {
 	const char *name; /* len bytes, not NUL-terminated; valid during the emit */
 	uint32_t len;
 	uint8_t kind;	/* enum pc_frame_kind of the name */
 	uint8_t kernel; /* on the kernel side of the stack (--kernel-only/--user-only) */
+	/* pmuprof input: the address as recorded (0 if the input has none) and
+	 * the mapping it fell in (NULL if none was recorded) */
+	uint64_t addr;
+	const struct pc_map *map;
 };
 
 struct pc_addr_part {
@@ -55,12 +69,19 @@ struct pc_sample {
 	 * split by address status and page sizes */
 	const struct pc_addr_part *addr;
 	uint32_t nr_addr;
+	/* has_ids: pid, tid and cpu are this sample's (pmuprof input, when a
+	 * consumer wants_ids: the input then keeps samples of different
+	 * threads and CPUs apart) */
+	bool has_ids;
+	int32_t pid;
+	uint32_t tid, cpu;
 };
 
 struct pc_consumer {
 	int (*fn)(void *ctx, const struct pc_sample *s); /* 0 or a negative errno */
 	void *ctx;
 	bool wants_addr; /* reads the data-address part: inputs must keep it apart */
+	bool wants_ids;	 /* reads pid/tid/cpu: inputs must keep them apart */
 };
 
 #define PC_MAX_CONSUMERS 4
@@ -68,6 +89,7 @@ struct pc_stream {
 	struct pc_consumer to[PC_MAX_CONSUMERS];
 	size_t nr;
 	bool wants_addr; /* some consumer does */
+	bool wants_ids;
 };
 
 static inline void pc_stream__add(struct pc_stream *st, struct pc_consumer c)
@@ -75,6 +97,7 @@ static inline void pc_stream__add(struct pc_stream *st, struct pc_consumer c)
 	if (c.fn && st->nr < PC_MAX_CONSUMERS) {
 		st->to[st->nr++] = c;
 		st->wants_addr |= c.wants_addr;
+		st->wants_ids |= c.wants_ids;
 	}
 }
 
