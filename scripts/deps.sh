@@ -10,6 +10,10 @@ meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3-venv flex bi
 # (the second line: building QEMU with the emulated-PMU series, make qemu-pmu)
 # (chromium and nodejs: the HTML report's browser test; npm-deps.sh below
 #  installs its npm packages into ~/.cache/pmuprof/npm)
+# pmuconv pprof (protoc-c, protobuf-c) and the exporters' tests (go tool pprof;
+# node, above, for the speedscope schema check, whose npm packages
+# npm-exporters.sh installs)
+PKGS="$PKGS protobuf-c-compiler libprotobuf-c-dev golang-go"
 # `deps.sh soak` also installs what only `make soak` needs (clang for libFuzzer).
 [ "${1:-}" = soak ] && PKGS="$PKGS clang"
 missing=""
@@ -44,3 +48,4 @@ if [ ! -f "$CACHE/vmlinuz-$KVER" ]; then
 	rm -rf "$CACHE/tmp"
 fi
 sh "$(dirname "$0")/npm-deps.sh"
+sh "$(dirname "$0")/npm-exporters.sh"

@@ -34,7 +34,8 @@ int cmd_html(int argc, char **argv)
 		r = 1;
 		goto out;
 	}
-	c.load.also = (struct pc_consumer){.fn = pagesize_acc__consume, .ctx = acc, .wants_addr = true};
+	c.load.also =
+		(struct pc_consumer){.fn = pagesize_acc__consume, .ctx = acc, .wants_addr = true};
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto out;
 	if (s.acct.has_pages && !(ps = pagesize_acc__summarize(acc, &s))) {

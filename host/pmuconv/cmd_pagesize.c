@@ -38,7 +38,8 @@ int cmd_pagesize(int argc, char **argv)
 	}
 	if (!(acc = pagesize_acc__new(c.load.filter.mode)))
 		return 1;
-	c.load.also = (struct pc_consumer){.fn = pagesize_acc__consume, .ctx = acc, .wants_addr = true};
+	c.load.also =
+		(struct pc_consumer){.fn = pagesize_acc__consume, .ctx = acc, .wants_addr = true};
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto done;
 	if (!s.acct.has_pages) {

@@ -6,18 +6,17 @@
 #include <errno.h>
 
 static const struct pc_cmd_help help = {
-	"pprof",
-	"usage: pmuconv pprof FILE -o OUT.pb.gz [options]\n"
-	"Write a pprof profile (gzip-compressed profile.proto) for go tool pprof,\n"
-	"Grafana Pyroscope, Parca, Polar Signals or Google Cloud Profiler. Every event\n"
-	"is one sample type (its name and unit: count, or nanoseconds for cpu-clock);\n"
-	"frames are locations with their mappings (file, offset, build-id) and\n"
-	"functions. Samples carry the labels pid, tid, cpu and comm, and, for\n"
-	"recordings made with --data-addr, data_page_size (4K, 2M, 1G, unknown):\n"
-	"  go tool pprof -top -sample_index=cycles -tagfocus data_page_size=2M OUT.pb.gz\n"
-	"OUT is written whole or not at all ('-' for stdout).\n"
-	"  -o, --output OUT    the profile to write (required)\n"
-	"  -e, --event EVENT   only this event\n" FILTER_HELP COMMON_INPUT_HELP};
+	"pprof", "usage: pmuconv pprof FILE -o OUT.pb.gz [options]\n"
+		 "Write a pprof profile (gzip-compressed profile.proto) for go tool pprof,\n"
+		 "Grafana Pyroscope, Parca, Polar Signals or Google Cloud Profiler. Every event\n"
+		 "is one sample type (its name and unit: count, or nanoseconds for cpu-clock);\n"
+		 "frames are locations with their mappings (file, offset, build-id) and\n"
+		 "functions. Samples carry the labels pid, tid, cpu and comm, and, for\n"
+		 "recordings made with --data-addr, data_page_size (4K, 2M, 1G, unknown):\n"
+		 "  go tool pprof -top -sample_index=cycles -tagfocus data_page_size=2M OUT.pb.gz\n"
+		 "OUT is written whole or not at all ('-' for stdout).\n"
+		 "  -o, --output OUT    the profile to write (required)\n"
+		 "  -e, --event EVENT   only this event\n" FILTER_HELP COMMON_INPUT_HELP};
 
 int cmd_pprof(int argc, char **argv)
 {
@@ -26,8 +25,8 @@ int cmd_pprof(int argc, char **argv)
 	struct pprof_acc *acc = NULL;
 	struct pc_out o = {0};
 	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT, &help,
-			     1, 1);
+			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT, &help, 1,
+			     1);
 
 	if (r)
 		return r == 1 ? 0 : 2;

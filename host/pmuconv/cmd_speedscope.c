@@ -31,11 +31,13 @@ int cmd_speedscope(int argc, char **argv)
 	if (r)
 		return r == 1 ? 0 : 2;
 	if (c.annotate_kernel) {
-		fprintf(stderr, "pmuconv speedscope: --annotate-kernel applies to folded output only\n");
+		fprintf(stderr,
+			"pmuconv speedscope: --annotate-kernel applies to folded output only\n");
 		return 2;
 	}
 	if (!c.out) {
-		fprintf(stderr, "pmuconv speedscope: -o OUT is required ('-o -' writes to stdout)\n");
+		fprintf(stderr,
+			"pmuconv speedscope: -o OUT is required ('-o -' writes to stdout)\n");
 		return 2;
 	}
 	if ((r = pc_cli_load(&c, &s, 0)))

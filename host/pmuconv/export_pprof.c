@@ -56,8 +56,8 @@ struct pp_sample {
 	uint32_t event;
 	uint64_t value;
 	uint32_t pid_s, tid_s, cpu_s; /* string ids of the numbers (0: none) */
-	uint32_t comm; /* string id, 0 none */
-	uint8_t page;  /* enum ps_page, PS_NONE: no data_page_size label */
+	uint32_t comm;		      /* string id, 0 none */
+	uint8_t page;		      /* enum ps_page, PS_NONE: no data_page_size label */
 	uint8_t has_ids;
 };
 
@@ -141,10 +141,10 @@ static int64_t intern(struct pprof_acc *p, const char *s, size_t len)
 
 static uint64_t map_hash_of(const struct pp_map *m)
 {
-	return pc_fmix(pc_mix(pc_mix(pc_mix(pc_mix(pc_mix(PC_HASH_SEED, m->start), m->limit),
-					    m->offset),
-				     m->file),
-			      m->build_id));
+	return pc_fmix(
+		pc_mix(pc_mix(pc_mix(pc_mix(pc_mix(PC_HASH_SEED, m->start), m->limit), m->offset),
+			      m->file),
+		       m->build_id));
 }
 static uint64_t map_hash(const void *ctx, uint32_t i)
 {
@@ -367,8 +367,8 @@ int pprof_acc__consume(void *ctx, const struct pc_sample *s)
 		return 0; /* the profile builder counts it as filtered */
 	p->pool_nr += t.nr;
 	if (s->comm) {
-		if ((id = s->comm_len ? intern(p, s->comm, s->comm_len) : intern(p, "[unknown]", 9)) <
-		    0)
+		if ((id = s->comm_len ? intern(p, s->comm, s->comm_len)
+				      : intern(p, "[unknown]", 9)) < 0)
 			return (int)id;
 		t.comm = (uint32_t)id;
 	}
@@ -486,8 +486,8 @@ static int write_tables(struct pprof_acc *p, const struct pc_set *s, struct gz_o
 		if (!lines[i][0])
 			continue;
 		int n = snprintf(line, sizeof(line), "%s %s", what[i], lines[i]);
-		if ((comments[nc++] = intern(p, line, (size_t)n < sizeof(line) ? (size_t)n
-									 : sizeof(line) - 1)) < 0)
+		if ((comments[nc++] = intern(
+			     p, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1)) < 0)
 			goto out;
 	}
 	if (ac->has_lost) {
@@ -638,7 +638,8 @@ static int write_samples(struct pprof_acc *p, size_t nr_events, struct gz_out *g
 			lab[nl].key = p->keys[K_PAGE];
 			lab[nl++].str = p->pages[o->page];
 			if (page_nums[o->page].num) {
-				lab[nl] = (Perftools__Profiles__Label)PERFTOOLS__PROFILES__LABEL__INIT;
+				lab[nl] = (Perftools__Profiles__Label)
+					PERFTOOLS__PROFILES__LABEL__INIT;
 				lab[nl].key = p->keys[K_PAGE];
 				lab[nl].num = page_nums[o->page].num;
 				lab[nl++].num_unit = p->page_units[o->page];

@@ -98,9 +98,9 @@ static json_t *profile_json(struct frames *f, const struct pc_profile *p)
 	if (!bad)
 		bad = json_object_set_new(o, "type", json_string("sampled")) ||
 		      json_object_set_new(o, "name", str(p->event)) ||
-		      json_object_set_new(o, "unit",
-					  json_string(strcmp(p->unit, "ns") ? "none"
-									    : "nanoseconds")) ||
+		      json_object_set_new(
+			      o, "unit",
+			      json_string(strcmp(p->unit, "ns") ? "none" : "nanoseconds")) ||
 		      json_object_set_new(o, "startValue", json_integer(0)) ||
 		      json_object_set_new(o, "endValue",
 					  json_integer((json_int_t)p->total_weight)) ||
@@ -125,9 +125,10 @@ int speedscope_write(const struct pc_set *s, FILE *out)
 	int r = -ENOMEM;
 
 	/* set_new takes the reference even when it fails: only root is ours */
-	if (!root || json_object_set_new(root, "$schema",
-					 json_string("https://www.speedscope.app/"
-						     "file-format-schema.json")) ||
+	if (!root ||
+	    json_object_set_new(root, "$schema",
+				json_string("https://www.speedscope.app/"
+					    "file-format-schema.json")) ||
 	    json_object_set_new(root, "shared", shared) || !shared ||
 	    json_object_set_new(shared, "frames", f.arr) || !f.arr ||
 	    json_object_set_new(root, "profiles", profs) || !profs)

@@ -121,8 +121,8 @@ struct loader {
 	struct pmufile *f;
 	struct symbolizer *sym;
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
-	bool want_addr; /* a consumer reads the address part: keep it in the raw key */
-	bool want_ids;	/* a consumer reads tid/cpu: keep them in the raw key */
+	bool want_addr;	     /* a consumer reads the address part: keep it in the raw key */
+	bool want_ids;	     /* a consumer reads tid/cpu: keep them in the raw key */
 	struct pc_map *maps; /* one per f->mmaps entry, same index */
 	struct pc_map kmap;  /* the kernel */
 	/* raw stacks: entries in an arena of u64 words, indexed by offset */
@@ -666,21 +666,20 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	}
 	for (size_t i = 0; i < f->nr_mmaps; i++) {
 		const struct pmufile_mmap *m = &f->mmaps[i];
-		l->maps[i] = (struct pc_map){.start = m->start,
-					     .limit = m->end,
-					     .offset = m->pgoff,
-					     .file = m->path,
-					     .build_id = m->build_id,
-					     .build_id_size = m->build_id_size <= 20 ? m->build_id_size
-										   : 20};
+		l->maps[i] = (struct pc_map){
+			.start = m->start,
+			.limit = m->end,
+			.offset = m->pgoff,
+			.file = m->path,
+			.build_id = m->build_id,
+			.build_id_size = m->build_id_size <= 20 ? m->build_id_size : 20};
 	}
-	l->kmap = (struct pc_map){.start = KERNEL_ADDR_MIN,
-				  .limit = UINT64_MAX,
-				  .file = "[kernel.kallsyms]",
-				  .build_id = f->kernel_build_id,
-				  .build_id_size = f->kernel_build_id_size <= 20
-							   ? f->kernel_build_id_size
-							   : 20};
+	l->kmap = (struct pc_map){
+		.start = KERNEL_ADDR_MIN,
+		.limit = UINT64_MAX,
+		.file = "[kernel.kallsyms]",
+		.build_id = f->kernel_build_id,
+		.build_id_size = f->kernel_build_id_size <= 20 ? f->kernel_build_id_size : 20};
 	l->sym = sym__new(sym);
 	if (!l->sym) {
 		r = -ENOMEM;

@@ -3,7 +3,11 @@
 # tests/fuzz/fuzz_pmufile.c): the saved corpus, and damaged files generated
 # here from a pmugen recording (every truncation length in 8-byte steps,
 # flipped bytes, a big-endian marker, a newer version). A memory error, UB
-# or a crash fails the case. Prints PASS/FAIL/SKIP lines; always exits 0.
+# or a crash fails the case. The same damaged files then go through pmuconv's
+# exporters (pprof, speedscope): each must either convert (what --salvage
+# would not even be needed for) or exit 1 with a "pmuconv:" message and leave
+# no output and no temporary file; a crash or any other exit fails.
+# Prints PASS/FAIL/SKIP lines; always exits 0.
 BUILD=${BUILD:-build}
 BIN=$BUILD/tests/fuzz/replay_pmufile
 PMUGEN=$BUILD/bin/pmugen
@@ -74,4 +78,42 @@ printf '\001\002\003\004' | dd of="$gen/bigendian" bs=1 seek=8 conv=notrunc 2>/d
 cp "$src" "$gen/version7"
 printf '\007' | dd of="$gen/version7" bs=1 seek=12 conv=notrunc 2>/dev/null
 replay damaged "$gen"
+
+# the exporters on every damaged file: whole output or none, and a message
+PMUCONV=$BUILD/bin/pmuconv
+if [ ! -x "$PMUCONV" ]; then
+	echo "FAIL: fuzz_replay_pmufile/exporters (no $PMUCONV; run make)"
+	exit 0
+fi
+out=$DATA/exported
+for x in pprof speedscope; do
+	rm -rf "$out"
+	mkdir -p "$out"
+	n=0
+	bad=""
+	for f in "$gen"/*; do
+		n=$((n + 1))
+		o=$out/$(basename "$f").out
+		"$PMUCONV" $x "$f" -o "$o" -q >/dev/null 2>"$out/err"
+		rc=$?
+		if [ "$rc" = 0 ] && [ -s "$o" ]; then
+			rm -f "$o"
+		elif [ "$rc" = 1 ] && [ ! -e "$o" ] && grep -q '^pmuconv' "$out/err"; then
+			:
+		else
+			bad="$(basename "$f"): exit $rc, output $([ -e "$o" ] && echo left || echo absent), stderr: $(head -n 1 "$out/err" | cut -c1-100)"
+			break
+		fi
+		if ls "$out" | grep -q '\.tmp\.'; then
+			bad="$(basename "$f"): temporary file left: $(ls "$out" | grep '\.tmp\.' | head -n 1)"
+			break
+		fi
+	done
+	if [ -z "$bad" ]; then
+		echo "PASS: fuzz_replay_pmufile/export-$x ($n damaged inputs)"
+	else
+		echo "FAIL: fuzz_replay_pmufile/export-$x ($bad)"
+	fi
+done
+rm -rf "$out"
 exit 0
