@@ -7,7 +7,8 @@
 # (2) NMI handler cost per sample from GET_STATS            [VM]
 # (3) lost samples under pressure, and where loss begins    [VM]
 # (4) per-CPU ring microbenchmark (bench/ring, callgrind)    [host]
-# (5) pmuconv folded throughput, native format + perf script [host]
+# (5) pmuconv folded throughput, native format + perf script, and the
+#     pprof / speedscope exports of the native file [host]
 #
 # Prints the table and writes out/bench/results.{txt,md,json}; raw results
 # (key=value lines, guest logs, data files) go to out/bench/raw/. The VM
@@ -250,19 +251,20 @@ run_ring() {
 
 # ------------------------------------------------------------ converter
 # conv_one NAME INPUT SAMPLES [pmuconv options...]: CONV_REPEATS timed runs
-# of pmuconv folded --weight period; one "conv" line each.
+# of pmuconv $CONV_CMD (default folded) --weight period; one "conv" line each.
 conv_one() {
 	name=$1 in=$2 n=$3
+	cmd=${CONV_CMD:-folded}
 	shift 3
 	bytes=$(stat -c %s "$in")
 	i=1
 	while [ $i -le $CONV_REPEATS ]; do
 		rm -f "$RAW/bt.txt"
-		"$BT" -o "$RAW/bt.txt" -l t -- "$BUILD/bin/pmuconv" folded --weight period --no-progress \
-			"$@" -o "$SCRATCH/out.folded" "$in" 2>"$RAW/conv-$name.err"
+		"$BT" -o "$RAW/bt.txt" -l t -- "$BUILD/bin/pmuconv" "$cmd" --weight period --no-progress \
+			"$@" -o "$SCRATCH/out.$cmd" "$in" 2>"$RAW/conv-$name.err"
 		st=$(sed -n 's/.* status=\([0-9]*\).*/\1/p' "$RAW/bt.txt")
 		if [ "$st" != 0 ]; then
-			na conv "$name" "pmuconv folded exited ${st:-?}: $(tail -n 1 "$RAW/conv-$name.err")"
+			na conv "$name" "pmuconv $cmd exited ${st:-?}: $(tail -n 1 "$RAW/conv-$name.err")"
 			return
 		fi
 		stacks=$(sed -n 's/.*, \([0-9]*\) stacks, .*/\1/p' "$RAW/conv-$name.err" | head -n 1)
@@ -274,7 +276,7 @@ conv_one() {
 run_conv() {
 	say "host: converter throughput ($CONV_SAMPLES samples native, $PS_MB MB perf script)"
 	if [ ! -x "$BUILD/bin/pmuconv" ] || [ ! -x "$BUILD/bin/pmugen" ]; then
-		for w in native-sym native-nosym perfscript-sym perfscript-nosym; do
+		for w in native-sym export-pprof export-speedscope native-nosym perfscript-sym perfscript-nosym; do
 			na conv "$w" "build/bin/pmuconv or build/bin/pmugen not built (make all unit)"
 		done
 		return
@@ -288,8 +290,16 @@ run_conv() {
 	if "$BUILD/bin/pmugen" -o "$g" -n "$CONV_SAMPLES" -d 32 -S 5000 -p 4 -c 4 \
 		-b "$BUILD/bin/pmuconv" ${libc:+-b "$libc"} >"$RAW/pmugen.log" 2>&1; then
 		conv_one native-sym "$g" "$CONV_SAMPLES"
+		# the exports of the same file (stacks, symbols, ids per sample)
+		for x in pprof speedscope; do
+			CONV_CMD=$x
+			conv_one "export-$x" "$g" "$CONV_SAMPLES"
+		done
+		CONV_CMD=
 	else
-		na conv native-sym "pmugen failed: $(tail -n 1 "$RAW/pmugen.log")"
+		for w in native-sym export-pprof export-speedscope; do
+			na conv "$w" "pmugen failed: $(tail -n 1 "$RAW/pmugen.log")"
+		done
 	fi
 	if "$BUILD/bin/pmugen" -o "$g" -n "$CONV_SAMPLES" -d 32 -S 5000 -p 4 -c 4 \
 		>"$RAW/pmugen.log" 2>&1; then
@@ -309,7 +319,7 @@ run_conv() {
 		n=$(echo "$gen" | sed -n 's/^samples=\([0-9]*\).*/\1/p')
 		conv_one "perfscript-$v" "$p" "$n" --input-format perf-script
 	done
-	rm -f "$p" "$SCRATCH/out.folded"
+	rm -f "$p" "$SCRATCH/out.folded" "$SCRATCH/out.pprof" "$SCRATCH/out.speedscope"
 }
 
 if [ "$ONLY" = host ]; then
@@ -319,7 +329,9 @@ else
 fi
 if [ "$ONLY" = vm ]; then
 	na ring all "not run (--only vm)"
-	for w in native-sym native-nosym perfscript-sym perfscript-nosym; do na conv "$w" "not run (--only vm)"; done
+	for w in native-sym export-pprof export-speedscope native-nosym perfscript-sym perfscript-nosym; do
+		na conv "$w" "not run (--only vm)"
+	done
 else
 	run_ring
 	run_conv

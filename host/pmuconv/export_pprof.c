@@ -50,6 +50,13 @@ struct pp_loc {
 	uint32_t map, func; /* ids (1-based; map 0: none) */
 };
 
+struct pp_fref { /* a pmuprof frame as the stream gives it -> location id */
+	const char *name;
+	const struct pc_map *map;
+	uint64_t addr;
+	uint32_t len, loc;
+};
+
 struct pp_sample {
 	size_t off; /* location ids in pool */
 	uint32_t nr;
@@ -96,6 +103,9 @@ struct pprof_acc {
 	struct pp_loc *locs;
 	size_t nr_locs, cap_locs;
 	struct pc_htab loc_index;
+	struct pp_fref *frefs;
+	size_t nr_frefs, cap_frefs;
+	struct pc_htab fref_index;
 	uint64_t *pool;
 	size_t pool_nr, pool_cap;
 	struct pp_sample *samples;
@@ -226,8 +236,51 @@ static uint64_t loc_hash(const void *ctx, uint32_t i)
 	return loc_hash_of(&((const struct pprof_acc *)ctx)->locs[i]);
 }
 
+static uint64_t fref_hash_of(const char *name, const struct pc_map *map, uint64_t addr)
+{
+	return pc_fmix(pc_mix(
+		pc_mix(pc_mix(PC_HASH_SEED, (uint64_t)(uintptr_t)name), (uint64_t)(uintptr_t)map),
+		addr));
+}
+static uint64_t fref_hash(const void *ctx, uint32_t i)
+{
+	const struct pp_fref *f = &((const struct pprof_acc *)ctx)->frefs[i];
+	return fref_hash_of(f->name, f->map, f->addr);
+}
+
 /* Location id (1-based) of one frame; negative errno. */
+static int64_t loc_id_slow(struct pprof_acc *p, const struct pc_frame *fr);
 static int64_t loc_id(struct pprof_acc *p, const struct pc_frame *fr)
+{
+	struct pc_htab *t = &p->fref_index;
+	int64_t id;
+	size_t j;
+
+	/* Frames with a mapping come from the pmuprof input, whose names are
+	 * the symbolizer's, fixed for the whole load: the same (name pointer,
+	 * mapping, address) is the same location, found without hashing the
+	 * name's bytes. (Text inputs may reuse a name buffer: no shortcut.) */
+	if (!fr->map)
+		return loc_id_slow(p, fr);
+	if (pc_htab__reserve(t, 4096, fref_hash, p))
+		return -ENOMEM;
+	for (j = pc_htab__slot(t, fref_hash_of(fr->name, fr->map, fr->addr)); t->slots[j];
+	     j = pc_htab__next(t, j)) {
+		const struct pp_fref *f = &p->frefs[t->slots[j] - 1];
+		if (f->name == fr->name && f->map == fr->map && f->addr == fr->addr &&
+		    f->len == fr->len)
+			return f->loc;
+	}
+	if ((id = loc_id_slow(p, fr)) < 0 ||
+	    pc_grow((void **)&p->frefs, &p->cap_frefs, p->nr_frefs + 1, sizeof(*p->frefs)))
+		return id < 0 ? id : -ENOMEM;
+	p->frefs[p->nr_frefs] =
+		(struct pp_fref){fr->name, fr->map, fr->addr, fr->len, (uint32_t)id};
+	pc_htab__set(t, j, (uint32_t)p->nr_frefs++);
+	return id;
+}
+
+static int64_t loc_id_slow(struct pprof_acc *p, const struct pc_frame *fr)
 {
 	int64_t name = intern(p, fr->name, fr->len), map = map_id(p, fr->map);
 	struct pc_htab *t;
@@ -311,6 +364,8 @@ void pprof_acc__free(struct pprof_acc *p)
 	free(p->refs);
 	free(p->funcs);
 	free(p->locs);
+	free(p->frefs);
+	pc_htab__free(&p->fref_index);
 	free(p->pool);
 	free(p->samples);
 	pc_htab__free(&p->str_index);
@@ -663,8 +718,7 @@ int pprof_acc__write(struct pprof_acc *p, const struct pc_set *s, FILE *out)
 	g->base.append = gz_append;
 	g->out = out;
 	/* windowBits 15 + 16: a gzip header and trailer, as pprof files have */
-	if (deflateInit2(&g->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (deflateInit2(&g->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(g);
 		return -ENOMEM;
 	}
