@@ -150,5 +150,5 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/gobj $(BUILD)/bin $(BUILD)/guest $(BUILD)/tests $(BUILD)/vm \
-		$(BUILD)/lib $(BUILD)/bench $(BUILD)/soak $(BUILD)/guest-kmod
+		$(BUILD)/lib $(BUILD)/bench $(BUILD)/soak $(BUILD)/guest-kmod $(BUILD)/gen $(BUILD)/gen-obj
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean >/dev/null 2>&1

@@ -18,8 +18,8 @@ PMUCONV_ALL_SRCS := $(sort $(wildcard host/pmuconv/*.c))
 PMUCONV_RENDER_SRCS := $(filter host/pmuconv/render_%.c,$(PMUCONV_ALL_SRCS))
 # the exporters (pprof: protobuf-c + zlib; speedscope: jansson) and their
 # commands, linked into pmuconv only
-PMUCONV_EXPORT_SRCS := $(filter host/pmuconv/export_%.c host/pmuconv/cmd_pprof.c \
-	host/pmuconv/cmd_speedscope.c,$(PMUCONV_ALL_SRCS))
+PMUCONV_EXPORT_SRCS := $(filter host/pmuconv/export_pprof.c host/pmuconv/export_speedscope.c \
+	host/pmuconv/cmd_pprof.c host/pmuconv/cmd_speedscope.c,$(PMUCONV_ALL_SRCS))
 # everything but main: shared with the unit tests and fuzz targets
 PMUCONV_CORE_SRCS := $(filter-out host/pmuconv/main.c $(PMUCONV_RENDER_SRCS) $(PMUCONV_EXPORT_SRCS),\
 	$(PMUCONV_ALL_SRCS))
@@ -34,7 +34,7 @@ PMUCONV_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -lib
 PMUCONV_EXPORT_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c) \
 	$(shell pkg-config --libs zlib 2>/dev/null || echo -lz) -ljansson
 PMUCONV_CFLAGS_ELF := $(shell pkg-config --cflags libelf 2>/dev/null)
-EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR) -I$(CURDIR)/$(BUILD)/gen
+EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR) -I$(abspath $(BUILD))/gen
 # render_assets.c embeds the script and style sheets (.incbin)
 $(BUILD)/obj/host/pmuconv/render_assets.o: $(wildcard host/pmuconv/*.js host/pmuconv/*.css)
 
