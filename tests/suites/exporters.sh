@@ -101,6 +101,27 @@ if [ "$pprof_ok" = 1 ]; then
 	check pprof/top-basic-cycles top "$W/basic/report.json" cycles "$W/basic/top0.txt" 10
 	gp "$W/basic/top1.txt" -sample_index=1 "$W/basic/out.pb.gz"
 	check pprof/top-basic-cpu-clock top "$W/basic/report.json" cpu-clock "$W/basic/top1.txt" 10
+	# other inputs and options: the same agreement, per event
+	# (perf script text, no mappings; --weight samples; --kernel-only)
+	k=0
+	for v in "tests/data/pmuconv/perf_real/callchain.txt|" "$W/rec.pmu|--weight samples" \
+		"$W/rec.pmu|--kernel-only"; do
+		in=${v%%|*}
+		opts=${v#*|}
+		k=$((k + 1))
+		# shellcheck disable=SC2086 # opts are words
+		if ! "$P" pprof "$in" $opts -o "$W/v$k.pb.gz" -q 2>"$W/v$k.err" ||
+			! "$P" report "$in" $opts --json --top 100000 -q >"$W/v$k.json"; then
+			fail "pprof/variant-$k" "$in $opts: $(head -n 1 "$W/v$k.err")"
+			continue
+		fi
+		i=0
+		for ev in $(python3 -c 'import json,sys; print(" ".join(e["event"] for e in json.load(open(sys.argv[1]))["events"]))' "$W/v$k.json"); do
+			gp "$W/v$k-$i.txt" -sample_index=$i "$W/v$k.pb.gz"
+			check "pprof/top-$(basename "$in")$(echo "$opts" | tr ' ' '_')-$ev" top "$W/v$k.json" "$ev" "$W/v$k-$i.txt" 10
+			i=$((i + 1))
+		done
+	done
 	gp "$W/f2m.txt" -sample_index=0 -tagfocus data_page_size=2M "$W/rec.pb.gz"
 	gp "$W/fall.txt" -sample_index=0 '-tagfocus=data_page_size=.' "$W/rec.pb.gz"
 	check pprof/tagfocus-2M share "$W/pagesize.json" cycles 2M "$W/f2m.txt" "$W/fall.txt"
