@@ -29,6 +29,10 @@ enum {
 	LO_SVG,
 	LO_NODEMANGLE,
 	LO_BUILDIDDIR,
+	LO_TIME,
+	LO_PCTLIMIT,
+	LO_CALLERS,
+	LO_CALLEES,
 };
 
 /* optarg as a number in [min, max], or say what was wrong (usage error). */
@@ -71,9 +75,19 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		{"svg", required_argument, 0, LO_SVG},
 		{"no-demangle", no_argument, 0, LO_NODEMANGLE},
 		{"buildid-dir", required_argument, 0, LO_BUILDIDDIR},
+		{"time", required_argument, 0, LO_TIME},
+		{"dso", required_argument, 0, 'd'},
+		{"dsos", required_argument, 0, 'd'},
+		{"symbol", required_argument, 0, 'S'},
+		{"symbols", required_argument, 0, 'S'},
+		{"sort", required_argument, 0, 's'},
+		{"percent-limit", required_argument, 0, LO_PCTLIMIT},
+		{"callers", required_argument, 0, LO_CALLERS},
+		{"callees", required_argument, 0, LO_CALLEES},
 		{0, 0, 0, 0},
 	};
 	struct pc_filter *f = &c->load.filter;
+	char err[512] = "";
 	uint64_t v;
 	int o;
 
@@ -81,7 +95,7 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 	c->top = 20;
 	optind = 1;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "e:o:p:C:n:qh", lopts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "e:o:p:C:n:s:d:S:qh", lopts, NULL)) != -1) {
 		unsigned need = 0;
 		switch (o) {
 		case 'h':
@@ -107,10 +121,57 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 			break;
 		case 'C':
 			need = OPT_FILTER;
-			if (num_arg(cmd, "--cpu", "a CPU number", 0, 65535, &v))
+			if (pc_cpuset__parse(&f->cpus, optarg, err, sizeof(err))) {
+				fprintf(stderr, "pmuconv %s: --cpu: %s\n", cmd->name, err);
 				return 2;
+			}
 			f->has_cpu = true;
-			f->cpu = (uint32_t)v;
+			break;
+		case LO_TIME:
+			need = OPT_FILTER;
+			if (pc_time_range__parse(optarg, &f->time_start, &f->time_end, err,
+						 sizeof(err))) {
+				fprintf(stderr, "pmuconv %s: --time: %s\n", cmd->name, err);
+				return 2;
+			}
+			f->has_time = true;
+			break;
+		case 'd':
+			need = OPT_FILTER;
+			f->dso = optarg;
+			break;
+		case 'S':
+			need = OPT_FILTER;
+			f->symbol = optarg;
+			break;
+		case 's':
+			need = OPT_SORT;
+			c->sort = optarg;
+			break;
+		case LO_PCTLIMIT: {
+			char *end;
+			need = OPT_SORT;
+			errno = 0;
+			c->percent_limit = strtod(optarg, &end);
+			if (*end == '%')
+				end++;
+			if (errno || end == optarg || *end || !(c->percent_limit >= 0) ||
+			    c->percent_limit > 100) {
+				fprintf(stderr,
+					"pmuconv %s: --percent-limit wants a percentage from 0 to "
+					"100, got '%s'\n",
+					cmd->name, optarg);
+				return 2;
+			}
+			break;
+		}
+		case LO_CALLERS:
+			need = OPT_SORT;
+			c->callers = optarg;
+			break;
+		case LO_CALLEES:
+			need = OPT_SORT;
+			c->callees = optarg;
 			break;
 		case 'n':
 			need = OPT_TOP;
@@ -257,7 +318,6 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		return 2;
 	}
 	/* an archive (pmuconv archive) in place of a directory: unpack it */
-	char err[512] = "";
 	if ((c->load.sym.symfs &&
 	     !(c->load.sym.symfs = pc_symfs_open(c->load.sym.symfs, err, sizeof(err)))) ||
 	    (c->load.sym.buildid_dir && !(c->load.sym.buildid_dir = pc_symfs_open(

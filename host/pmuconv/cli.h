@@ -21,6 +21,7 @@ enum {
 	OPT_JSON = 1u << 5,	/* --json */
 	OPT_TOP = 1u << 6,	/* --top N */
 	OPT_ANNOTATE = 1u << 7, /* --annotate-kernel, --no-process */
+	OPT_SORT = 1u << 8,	/* --sort --percent-limit --callers --callees (report) */
 };
 
 #define COMMON_INPUT_HELP                                                                          \
@@ -40,7 +41,12 @@ enum {
 	"Filters:\n"                                                                               \
 	"  -p, --pid PID       only this process (tgid)\n"                                         \
 	"  --comm NAME         only samples whose thread name is NAME\n"                           \
-	"  -C, --cpu N         only samples taken on CPU N\n"                                      \
+	"  -C, --cpu LIST      only samples taken on these CPUs (e.g. 0-3,7)\n"                    \
+	"  --time START,END    only samples taken in this range: seconds as 'pmuconv\n"            \
+	"                      script' prints them, START, or ,END for an open end\n"              \
+	"  -d, --dso DSO       only samples whose IP is in DSO: a recorded path, its file\n"       \
+	"                      name, [kernel.kallsyms] or [module] (pmuprof input)\n"              \
+	"  -S, --symbol SYM    only samples whose IP is in function SYM (pmuprof input)\n"         \
 	"  --kernel-only       keep only kernel frames (drop samples without any)\n"               \
 	"  --user-only         keep only user frames (drop samples without any)\n"                 \
 	"  --weight W          period (default): estimated event counts = sum of sample\n"         \
@@ -53,6 +59,10 @@ struct pc_cli {
 	int json;
 	size_t top;
 	int annotate_kernel;
+	const char *sort;     /* --sort KEYS */
+	double percent_limit; /* --percent-limit PCT: hide rows below */
+	const char *callers;  /* --callers SYM */
+	const char *callees;  /* --callees SYM */
 	int npos;
 	const char *pos[4]; /* none given: PC_DEFAULT_INPUT (diff: its .old too) */
 };
@@ -99,5 +109,6 @@ int cmd_html(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_speedscope(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 #endif

@@ -202,6 +202,15 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 		pc_input_buf__close(&in);
 		return r;
 	}
+	if (f.has_time || f.dso || f.symbol) {
+		pc_input_buf__close(&in);
+		snprintf(err, errlen,
+			 "%s: --time/--dso/--symbol need the recorded sample times and addresses "
+			 "of a pmuprof file; %s input does not carry them (filter with grep, or "
+			 "convert the pmuprof recording)",
+			 path, pc_format_name(fmt));
+		return -EINVAL;
+	}
 	if (fmt != PC_FMT_PERFSCRIPT) {
 		if ((f.has_pid || f.comm || f.has_cpu)) {
 			pc_input_buf__close(&in);

@@ -260,7 +260,7 @@ static int start_sample(struct ps_state *st, const struct ps_header *h)
 	st->drop = (f->has_pid && (int64_t)h->pid != f->pid) ||
 		   (f->comm &&
 		    (strlen(f->comm) != h->comm_len || strncmp(f->comm, h->comm, h->comm_len))) ||
-		   (f->has_cpu && (!h->has_cpu || h->cpu != f->cpu));
+		   (f->has_cpu && (!h->has_cpu || !pc_cpuset__has(&f->cpus, (uint32_t)h->cpu)));
 	if (st->drop) {
 		st->set->acct.filtered++;
 		return 0;

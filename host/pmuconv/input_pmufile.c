@@ -26,6 +26,7 @@
  */
 #include "inputs.h"
 #include "textparse.h"
+#include "where.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -258,6 +259,22 @@ static uint32_t page_index(uint8_t p)
 	return p < PC_ARRAY_SIZE(idx) ? idx[p] : PS_UNKNOWN;
 }
 
+/* --dso/--symbol: the sampled IP (the interrupted one; else the innermost
+ * frame) against the filter (resolved here, uncached: only with these). */
+static bool leaf_matches(struct loader *l, const struct pmufile_sample_view *v)
+{
+	const struct pmuprof_sample *s = v->s;
+	bool kern = s->hdr.misc & PMUPROF_MISC_KERNEL;
+	uint64_t ip = s->ip		      ? s->ip
+		      : kern && s->nr_kstack  ? v->kstack[0]
+		      : !kern && s->nr_ustack ? v->ustack[0]
+					      : 0;
+	struct pc_where w =
+		pc_where__resolve(l->sym, l->f, (int32_t)s->pid, ip, kern, 0, s->time_ns);
+
+	return pc_where__match(l->flt, &w);
+}
+
 static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 {
 	struct pmufile_sample_view v;
@@ -294,7 +311,9 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		const struct pc_filter *f = l->flt;
 		if ((f->has_pid && (int32_t)s->pid != f->pid) ||
 		    (f->comm && strncmp(f->comm, s->comm, sizeof(s->comm))) ||
-		    (f->has_cpu && s->cpu != f->cpu)) {
+		    (f->has_cpu && !pc_cpuset__has(&f->cpus, s->cpu)) ||
+		    (f->has_time && (s->time_ns < f->time_start || s->time_ns > f->time_end)) ||
+		    ((f->dso || f->symbol) && !leaf_matches(l, &v))) {
 			l->set->acct.filtered++;
 			return 0;
 		}
@@ -688,7 +707,8 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	if (f->kallsyms && f->kallsyms_len)
 		sym__load_kallsyms(l->sym, f->kallsyms, f->kallsyms_len);
 	l->hash = pc_stack_hash_select();
-	l->filter_samples = flt->has_pid || flt->comm || flt->has_cpu;
+	l->filter_samples = flt->has_pid || flt->comm || flt->has_cpu || flt->has_time ||
+			    flt->dso || flt->symbol;
 	l->weight_period = flt->weight == PC_WEIGHT_PERIOD;
 	if (pc_htab__grow(&l->raw_index, 4096, raw_hash, l)) {
 		r = -ENOMEM;

@@ -22,6 +22,7 @@ static const struct pc_cmd {
 	{"archive", cmd_archive, "the binaries samples hit, by build-id, in one tar"},
 	{"pprof", cmd_pprof, "pprof profile (go tool pprof, Pyroscope, Parca)"},
 	{"speedscope", cmd_speedscope, "speedscope JSON profile (speedscope.app)"},
+	{"script", cmd_script, "every sample, one per line, in perf script's layout"},
 };
 
 static const struct pc_cmd *find_cmd(const char *name)

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "filterspec.h"
 #include "hashtab.h"
 #include "sample.h"
 #include "util.h"
@@ -91,10 +92,14 @@ struct pc_filter {
 	int32_t pid;
 	const char *comm;
 	bool has_cpu;
-	uint32_t cpu;
-	int mode;	 /* enum pc_mode_filter */
-	int weight;	 /* enum pc_weight */
-	bool no_process; /* omit the process root frame */
+	struct pc_cpuset cpus; /* --cpu LIST */
+	bool has_time;	       /* --time START,END: sample times, inclusive */
+	uint64_t time_start, time_end;
+	const char *dso;    /* --dso: the sampled IP's binary (path or base name) */
+	const char *symbol; /* --symbol: the sampled IP's function */
+	int mode;	    /* enum pc_mode_filter */
+	int weight;	    /* enum pc_weight */
+	bool no_process;    /* omit the process root frame */
 	bool salvage;
 	bool no_demangle; /* text inputs: keep mangled names (sym_opts has its own) */
 };

@@ -318,22 +318,24 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 }
 
 static void print_groups(FILE *out, const char *title, const struct pc_group_row *g, size_t n,
-			 size_t top, const struct pc_agg *a)
+			 size_t top, const struct pc_agg *a, double limit)
 {
 	const struct pc_profile *p = &a->prof;
 
 	fprintf(out, "\n%s:\n  %7s %10s %16s  %s\n", title, "share", "samples", "est.count",
 		"name");
 	for (size_t i = 0; i < n && i < top; i++)
-		fprintf(out, "  %6.2f%% %10llu %16llu  %s\n", pc_pct(g[i].weight, p->total_weight),
-			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
-			g[i].name);
+		if (pc_pct(g[i].weight, p->total_weight) >= limit)
+			fprintf(out, "  %6.2f%% %10llu %16llu  %s\n",
+				pc_pct(g[i].weight, p->total_weight),
+				(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
+				g[i].name);
 	if (n > top)
 		fprintf(out, "  ... %zu more\n", n - top);
 }
 
 static void print_text_event(FILE *out, const struct pc_report_event *r, size_t top,
-			     const struct pc_set *s)
+			     const struct pc_set *s, double limit)
 {
 	const struct pc_agg *a = r->agg;
 	const struct pc_profile *p = &a->prof;
@@ -345,7 +347,8 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 		"samples", "est.count", "total", "function");
 	for (size_t i = 0; i < r->nr_funcs && i < top; i++) {
 		const struct pc_func_row *f = &r->funcs[i];
-		if (!f->self_samples && !f->self_weight)
+		if ((!f->self_samples && !f->self_weight) ||
+		    pc_pct(f->self_weight, p->total_weight) < limit)
 			break;
 		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
 			pc_pct(f->self_weight, p->total_weight),
@@ -356,6 +359,8 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 		"samples", "est.count", "self", "function");
 	for (size_t i = 0; i < r->nr_funcs && i < top; i++) {
 		const struct pc_func_row *f = r->by_total[i];
+		if (pc_pct(f->total_weight, p->total_weight) < limit)
+			break;
 		fprintf(out, "  %6.2f%% %10llu %16llu %6.2f%%  %s\n",
 			pc_pct(f->total_weight, p->total_weight),
 			(unsigned long long)f->total_samples, (unsigned long long)f->total_weight,
@@ -365,12 +370,12 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 		fprintf(out, "  (%llu samples had no function frame)\n",
 			(unsigned long long)r->no_frame_samples);
 	if (s->has_process)
-		print_groups(out, "By process", r->procs, r->nr_procs, top, a);
+		print_groups(out, "By process", r->procs, r->nr_procs, top, a, limit);
 	else
 		fprintf(out, "\nBy process: not available (%s input has no process data)\n",
 			s->acct.format);
 	if (s->has_cpu)
-		print_groups(out, "By CPU", r->cpus, r->nr_cpus, (size_t)-1, a);
+		print_groups(out, "By CPU", r->cpus, r->nr_cpus, (size_t)-1, a, limit);
 	else
 		fprintf(out, "\nBy CPU: not available (%s input has no CPU data)\n",
 			s->acct.format);
@@ -414,7 +419,8 @@ static void json_func(FILE *out, const struct pc_func_row *f, const struct pc_ag
 		pc_pct(f->total_weight, a->prof.total_weight));
 }
 
-static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event *rs, size_t top)
+static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event *rs, size_t top,
+		       double limit)
 {
 	const struct pc_accounting *ac = &s->acct;
 
@@ -492,13 +498,16 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		fprintf(out, ",\n   \"top_self\": [");
 		size_t k = 0;
 		for (size_t j = 0; j < r->nr_funcs && k < top; j++) {
-			if (!r->funcs[j].self_samples && !r->funcs[j].self_weight)
+			if ((!r->funcs[j].self_samples && !r->funcs[j].self_weight) ||
+			    pc_pct(r->funcs[j].self_weight, a->prof.total_weight) < limit)
 				break;
 			fprintf(out, "%s\n    ", k++ ? "," : "");
 			json_func(out, &r->funcs[j], a);
 		}
 		fprintf(out, "],\n   \"top_total\": [");
 		for (size_t j = 0; j < r->nr_funcs && j < top; j++) {
+			if (pc_pct(r->by_total[j]->total_weight, a->prof.total_weight) < limit)
+				break;
 			fprintf(out, "%s\n    ", j ? "," : "");
 			json_func(out, r->by_total[j], a);
 		}
@@ -521,11 +530,11 @@ int report_print(FILE *out, const struct pc_set *s, const struct report_opts *o)
 		r = pc_report__build(&rs[i], s->ev[i]);
 	if (!r) {
 		if (o->json) {
-			print_json(out, s, rs, o->top);
+			print_json(out, s, rs, o->top, o->percent_limit);
 		} else {
 			report_print_accounting(out, s);
 			for (size_t i = 0; i < s->nr; i++)
-				print_text_event(out, &rs[i], o->top, s);
+				print_text_event(out, &rs[i], o->top, s, o->percent_limit);
 		}
 	}
 	for (size_t i = 0; i < s->nr; i++)

@@ -48,6 +48,7 @@ void pc_render_opts(struct render_opts *ro, const struct pc_agg *a, char *sub, s
 struct report_opts {
 	size_t top; /* rows per table */
 	int json;
+	double percent_limit; /* rows below this share are left out (0: none) */
 };
 int report_print(FILE *out, const struct pc_set *s, const struct report_opts *o);
 void report_print_accounting(FILE *out, const struct pc_set *s);

@@ -39,7 +39,7 @@ int pmuconv_fuzz_one(int fmt, const uint8_t *data, size_t size)
 	f.no_process = (opt >> 3) & 1;
 	if ((opt >> 4) & 1) {
 		f.has_cpu = true;
-		f.cpu = 1;
+		f.cpus.bits[0] = 1u << 1; /* CPU 1 */
 	}
 	pc_set__stream(&s, &f, &out);
 	if (fmt == PC_FMT_PERFSCRIPT)

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Filter arguments as perf users type them: CPU lists ("0-3,7", as perf's
+ * -C and cpuset's cpus files) and time ranges ("START,END" in seconds of the
+ * recording's clock, as `pmuconv script` prints sample times; either side
+ * may be left empty, as in perf's --time). Parsers fill err with what was
+ * wrong and what is expected.
+ */
+#ifndef PMUCONV_FILTERSPEC_H
+#define PMUCONV_FILTERSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PC_MAX_CPUS 4096 /* CPU numbers a list may name: 0 .. PC_MAX_CPUS - 1 */
+
+struct pc_cpuset {
+	uint64_t bits[PC_MAX_CPUS / 64];
+};
+
+static inline bool pc_cpuset__has(const struct pc_cpuset *s, uint32_t cpu)
+{
+	return cpu < PC_MAX_CPUS && (s->bits[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* "N", "N-M" and comma-separated lists of them. 0 or -EINVAL. */
+int pc_cpuset__parse(struct pc_cpuset *s, const char *text, char *err, size_t errlen);
+
+/* "START,END", "START," or ",END": seconds with up to 9 decimals; an open
+ * side is 0 / UINT64_MAX. Bounds are inclusive, END to its last digit
+ * ("2.5" covers 2.5 to 2.599999999 s, as a time printed as 2.5 may be).
+ * 0 or -EINVAL. */
+int pc_time_range__parse(const char *text, uint64_t *start_ns, uint64_t *end_ns, char *err,
+			 size_t errlen);
+
+#endif

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/* Walking a pmuprof file's samples one by one, resolved (samplewalk.h). */
+#include "samplewalk.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#ifdef PMUCONV_NO_PMUFILE
+int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct pc_walk_ops *ops,
+		    void *ctx, char *err, size_t errlen)
+{
+	(void)o;
+	(void)ops;
+	(void)ctx;
+	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", path);
+	return -ENOSYS;
+}
+#else
+#include "lib/pmufile/pmufile.h"
+
+struct walker {
+	const struct pc_filter *flt;
+	const struct pc_walk_ops *ops;
+	void *ctx;
+	struct pmufile *f;
+	struct symbolizer *sym;
+	bool want[PMUPROF_MAX_EVENTS];
+	uint32_t index[PMUPROF_MAX_EVENTS]; /* file event index -> pc_walk_info index */
+	struct pc_rec_frame *fr;
+	uint64_t bad;
+};
+
+static uint8_t page_of(uint8_t p)
+{
+	static const uint8_t idx[] = {[PMUPROF_PAGE_UNKNOWN] = PS_UNKNOWN,
+				      [PMUPROF_PAGE_4K] = PS_4K,
+				      [PMUPROF_PAGE_2M] = PS_2M,
+				      [PMUPROF_PAGE_1G] = PS_1G};
+
+	return p < PC_ARRAY_SIZE(idx) ? idx[p] : PS_UNKNOWN;
+}
+
+static int on_record(void *ctx, const struct pmuprof_record_header *rec)
+{
+	struct walker *w = ctx;
+	const struct pc_filter *f = w->flt;
+	struct pmufile_sample_view v;
+
+	if (rec->type != PMUPROF_REC_SAMPLE)
+		return 0;
+	if (pmufile__sample_view_inline(rec, &v)) {
+		w->bad++;
+		return 0;
+	}
+	const struct pmuprof_sample *s = v.s;
+	if (s->event >= PMUPROF_MAX_EVENTS || !w->want[s->event])
+		return 0;
+	if ((f->has_pid && (int32_t)s->pid != f->pid) ||
+	    (f->comm && strncmp(f->comm, s->comm, sizeof(s->comm))) ||
+	    (f->has_cpu && !pc_cpuset__has(&f->cpus, s->cpu)) ||
+	    (f->has_time && (s->time_ns < f->time_start || s->time_ns > f->time_end)))
+		return 0;
+
+	struct pc_rec r = {.event = w->index[s->event],
+			   .pid = (int32_t)s->pid,
+			   .tid = (int32_t)s->tid,
+			   .cpu = s->cpu,
+			   .time_ns = s->time_ns,
+			   .period = s->period,
+			   .kernel_mode = s->hdr.misc & PMUPROF_MISC_KERNEL,
+			   .data_page = PS_NONE,
+			   .code_page = PS_UNKNOWN,
+			   .frames = w->fr};
+	memcpy(r.comm, s->comm, sizeof(s->comm));
+	r.comm[16] = 0;
+	if (v.addr) {
+		r.has_addr = true;
+		r.code_page = page_of(v.addr->code_page);
+		if (v.addr->addr_status == PMUPROF_ADDR_OK && v.addr->data_addr) {
+			r.data_addr = v.addr->data_addr;
+			r.data_page = page_of(v.addr->data_page);
+		}
+	}
+	const uint32_t nk = s->nr_kstack, nu = s->nr_ustack;
+	struct pc_rec_frame *fr = w->fr;
+	uint32_t n = 0;
+	/* the sampled IP first, for --dso/--symbol */
+	bool kern = r.kernel_mode;
+	uint64_t ip = s->ip ? s->ip : kern && nk ? v.kstack[0] : !kern && nu ? v.ustack[0] : 0;
+	struct pc_where leaf = pc_where__resolve(w->sym, w->f, r.pid, ip, kern, 0, r.time_ns);
+	if ((f->dso || f->symbol) && !pc_where__match(f, &leaf))
+		return 0;
+	if (!nk && !nu) { /* no stacks recorded: the interrupted IP is the only frame */
+		if (ip)
+			fr[n++] = (struct pc_rec_frame){ip, leaf};
+	} else {
+		for (uint32_t x = 0; x < nk + nu && n < PC_MAX_FRAMES; x++) {
+			uint64_t a = x < nk ? v.kstack[x] : v.ustack[x - nk];
+			/* stacks hold return addresses after each side's first entry */
+			fr[n].ip = a;
+			fr[n].w = pc_where__resolve(w->sym, w->f, r.pid, a, x < nk,
+						    x != 0 && x != nk, r.time_ns);
+			n++;
+		}
+	}
+	if (f->mode) { /* --kernel-only / --user-only: keep that side's frames */
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < n; i++)
+			if (fr[i].w.kernel == (f->mode == PC_MODE_KERNEL_ONLY))
+				fr[k++] = fr[i];
+		if (!k)
+			return 0;
+		n = k;
+	}
+	r.nr = n;
+	return w->ops->sample(w->ctx, &r);
+}
+
+int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct pc_walk_ops *ops,
+		    void *ctx, char *err, size_t errlen)
+{
+	const struct pc_filter *flt = &o->filter;
+	struct walker *w = calloc(1, sizeof(*w));
+	struct pc_walk_info info = {0};
+	int r;
+
+	if (!w)
+		return -ENOMEM;
+	w->flt = flt;
+	w->ops = ops;
+	w->ctx = ctx;
+	w->fr = malloc(PC_MAX_FRAMES * sizeof(*w->fr));
+	if (!w->fr) {
+		r = -ENOMEM;
+		goto out;
+	}
+	errno = 0;
+	w->f = pmufile__open(path, PMUFILE_OPEN_STREAM | (flt->salvage ? PMUFILE_OPEN_SALVAGE : 0),
+			     err, errlen);
+	if (!w->f) {
+		r = errno ? -errno : -EINVAL;
+		if (!err[0])
+			snprintf(err, errlen, "%s: not a readable pmuprof file", path);
+		goto out;
+	}
+	const struct pmufile *f = w->f;
+	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
+		const struct pmufile_event *ev = &f->events[i];
+		if (ev->index >= PMUPROF_MAX_EVENTS || info.nr_events >= PC_WALK_MAX_EVENTS ||
+		    (flt->event && strcmp(flt->event, ev->name)))
+			continue;
+		w->want[ev->index] = true;
+		w->index[ev->index] = info.nr_events;
+		info.events[info.nr_events++] = ev->name[0] ? ev->name : "event";
+	}
+	if (flt->event && !info.nr_events) {
+		snprintf(err, errlen, "%s: no event named '%s' (events:", path, flt->event);
+		for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
+			size_t n = strlen(err);
+			snprintf(err + n, errlen - n, " %s", f->events[i].name);
+		}
+		size_t n = strlen(err);
+		snprintf(err + n, errlen - n, ")");
+		r = -ENOENT;
+		goto out;
+	}
+	info.has_stacks = f->hdr.config_flags & (PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK);
+	info.has_addr = f->hdr.config_flags & PMUPROF_CF_DATA_ADDR;
+	info.has_code_page = f->hdr.config_flags & PMUPROF_CF_CODE_PAGE;
+	w->sym = sym__new(&o->sym);
+	if (!w->sym) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (f->kallsyms && f->kallsyms_len)
+		sym__load_kallsyms(w->sym, f->kallsyms, f->kallsyms_len);
+	if (ops->begin && (r = ops->begin(ctx, &info)))
+		goto out;
+	r = pmufile__for_each_record(w->f, on_record, w, err, errlen);
+	if (r) {
+		if (!err[0])
+			snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		goto out;
+	}
+	if (ops->quiet)
+		goto out;
+	if (!f->has_trailer || f->damage[0] || f->frames_skipped)
+		pc_warn("%s: damaged: %s (offset %llu, %llu frame(s) skipped); showing what "
+			"precedes "
+			"the damage",
+			path, f->damage[0] ? f->damage : "file ends without a trailer",
+			(unsigned long long)f->damage_offset,
+			(unsigned long long)f->frames_skipped);
+	if (w->bad)
+		pc_warn("%s: skipped %llu malformed sample record(s)", path,
+			(unsigned long long)w->bad);
+	struct sym_stats st;
+	sym__stats(w->sym, &st);
+	if (st.binaries_missing)
+		pc_warn("%s: %llu binar%s not found on this host (their frames show as [unknown]; "
+			"try --symfs)",
+			path, (unsigned long long)st.binaries_missing,
+			st.binaries_missing == 1 ? "y was" : "ies were");
+out:
+	sym__free(w->sym);
+	pmufile__close(w->f);
+	free(w->fr);
+	free(w);
+	return r;
+}
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One resolved pmuprof sample at a time, in file order: what `pmuconv
+ * script` prints and what the perf-style `report --sort` table groups by
+ * (process, thread, CPU, time, every frame's symbol and DSO, page sizes).
+ * The profile pipeline (input_pmufile.c) merges identical stacks before
+ * symbolizing for speed and so drops these per-sample fields; this walk
+ * keeps them, at the cost of resolving every frame of every sample kept.
+ * The filters are the same (pc_filter): event, pid, comm, CPU list, time
+ * range, --dso/--symbol on the sampled IP, --kernel-only/--user-only.
+ */
+#ifndef PMUCONV_SAMPLEWALK_H
+#define PMUCONV_SAMPLEWALK_H
+
+#include "input.h"
+#include "where.h"
+
+struct pc_rec_frame {
+	uint64_t ip;
+	struct pc_where w;
+};
+
+struct pc_rec {
+	uint32_t event; /* index into pc_walk_info.events */
+	int32_t pid, tid;
+	uint32_t cpu;
+	uint64_t time_ns, period;
+	char comm[17];
+	bool kernel_mode;
+	bool has_addr; /* carried a data-address part */
+	uint64_t data_addr;
+	uint8_t data_page, code_page;	   /* enum ps_page; data_page PS_NONE: no access */
+	const struct pc_rec_frame *frames; /* innermost first */
+	uint32_t nr;
+};
+
+#define PC_WALK_MAX_EVENTS 64
+struct pc_walk_info {
+	uint32_t nr_events;
+	const char *events[PC_WALK_MAX_EVENTS]; /* names, by event index */
+	bool has_stacks;			/* recorded with call stacks (-g) */
+	bool has_addr, has_code_page;		/* recorded with data addresses / code pages */
+};
+
+struct pc_walk_ops {
+	/* once, after the file's metadata is read; 0 or a negative errno */
+	int (*begin)(void *ctx, const struct pc_walk_info *info);
+	/* each sample the filters keep; 0 or a negative errno (stops the walk) */
+	int (*sample)(void *ctx, const struct pc_rec *r);
+	/* no warnings about damage or missing binaries (a second pass after
+	 * pc_load() has given them) */
+	bool quiet;
+};
+
+/* Walk the pmuprof file at path. Returns 0, or a negative errno with err
+ * filled (not a pmuprof file, damage without --salvage, no such event). */
+int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct pc_walk_ops *ops,
+		    void *ctx, char *err, size_t errlen);
+
+#endif
