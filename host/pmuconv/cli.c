@@ -277,10 +277,14 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 			return 2;
 		}
 		if (need && !(allowed & need)) {
+			/* the option itself, not its separate argument */
+			const char *opt = optarg && optind >= 2 && optarg == argv[optind - 1]
+						  ? argv[optind - 2]
+						  : argv[optind - 1];
 			fprintf(stderr,
 				"pmuconv %s: option %s does not apply here; see 'pmuconv %s "
 				"--help'\n",
-				cmd->name, argv[optind - 1], cmd->name);
+				cmd->name, opt, cmd->name);
 			return 2;
 		}
 	}

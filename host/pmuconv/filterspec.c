@@ -119,8 +119,10 @@ int pc_time_range__parse(const char *text, uint64_t *start_ns, uint64_t *end_ns,
 		goto bad;
 	if (*p)
 		goto bad;
+	/* END covers the times printed as it ('pmuconv script' prints
+	 * microseconds): "2.5" and "2.500000" end at 2.500000999 */
 	if (*end_ns != UINT64_MAX)
-		*end_ns += unit - 1; /* "2.5" ends at 2.599999999 */
+		*end_ns += (unit < 1000 ? unit : 1000) - 1;
 	if (*end_ns < *start_ns) {
 		snprintf(err, errlen, "time range '%s' ends before it starts", text);
 		return -EINVAL;

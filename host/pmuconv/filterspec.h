@@ -28,9 +28,9 @@ static inline bool pc_cpuset__has(const struct pc_cpuset *s, uint32_t cpu)
 int pc_cpuset__parse(struct pc_cpuset *s, const char *text, char *err, size_t errlen);
 
 /* "START,END", "START," or ",END": seconds with up to 9 decimals; an open
- * side is 0 / UINT64_MAX. Bounds are inclusive, END to its last digit
- * ("2.5" covers 2.5 to 2.599999999 s, as a time printed as 2.5 may be).
- * 0 or -EINVAL. */
+ * side is 0 / UINT64_MAX. Bounds are inclusive; END covers every time
+ * `pmuconv script` prints as it (microseconds: "2.5" ends at 2.500000999
+ * s, "2.5000001" at 2.5000001). 0 or -EINVAL. */
 int pc_time_range__parse(const char *text, uint64_t *start_ns, uint64_t *end_ns, char *err,
 			 size_t errlen);
 
