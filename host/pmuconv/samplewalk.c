@@ -151,7 +151,8 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 			continue;
 		w->want[ev->index] = true;
 		w->index[ev->index] = info.nr_events;
-		info.events[info.nr_events++] = ev->name[0] ? ev->name : "event";
+		snprintf(info.events[info.nr_events++], sizeof(info.events[0]), "%s",
+			 ev->name[0] ? ev->name : "event");
 	}
 	if (flt->event && !info.nr_events) {
 		snprintf(err, errlen, "%s: no event named '%s' (events:", path, flt->event);

@@ -37,9 +37,9 @@ struct pc_rec {
 #define PC_WALK_MAX_EVENTS 64
 struct pc_walk_info {
 	uint32_t nr_events;
-	const char *events[PC_WALK_MAX_EVENTS]; /* names, by event index */
-	bool has_stacks;			/* recorded with call stacks (-g) */
-	bool has_addr, has_code_page;		/* recorded with data addresses / code pages */
+	char events[PC_WALK_MAX_EVENTS][128]; /* names, by event index */
+	bool has_stacks;		      /* recorded with call stacks (-g) */
+	bool has_addr, has_code_page;	      /* recorded with data addresses / code pages */
 };
 
 struct pc_walk_ops {
