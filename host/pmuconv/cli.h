@@ -43,7 +43,7 @@ enum {
 	"  --comm NAME         only samples whose thread name is NAME\n"                           \
 	"  -C, --cpu LIST      only samples taken on these CPUs (e.g. 0-3,7)\n"                    \
 	"  --time START,END    only samples taken in this range: seconds as 'pmuconv\n"            \
-	"                      script' prints them, START, or ,END for an open end\n"              \
+	"                      script' prints them; START, or ,END: open (pmuprof input)\n"        \
 	"  -d, --dso DSO       only samples whose IP is in DSO: a recorded path, its file\n"       \
 	"                      name, [kernel.kallsyms] or [module] (pmuprof input)\n"              \
 	"  -S, --symbol SYM    only samples whose IP is in function SYM (pmuprof input)\n"         \
