@@ -98,8 +98,11 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			uint64_t a = x < nk ? v.kstack[x] : v.ustack[x - nk];
 			/* stacks hold return addresses after each side's first entry */
 			fr[n].ip = a;
-			fr[n].w = pc_where__resolve(w->sym, w->f, r.pid, a, x < nk,
-						    x != 0 && x != nk, r.time_ns);
+			if (a == ip && (x == 0 || x == nk)) /* the sampled IP: resolved above */
+				fr[n].w = leaf;
+			else
+				fr[n].w = pc_where__resolve(w->sym, w->f, r.pid, a, x < nk,
+							    x != 0 && x != nk, r.time_ns);
 			n++;
 		}
 	}
@@ -187,21 +190,14 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 		goto out;
 	if (!f->has_trailer || f->damage[0] || f->frames_skipped)
 		pc_warn("%s: damaged: %s (offset %llu, %llu frame(s) skipped); showing what "
-			"precedes "
-			"the damage",
+			"precedes the damage",
 			path, f->damage[0] ? f->damage : "file ends without a trailer",
 			(unsigned long long)f->damage_offset,
 			(unsigned long long)f->frames_skipped);
 	if (w->bad)
 		pc_warn("%s: skipped %llu malformed sample record(s)", path,
 			(unsigned long long)w->bad);
-	struct sym_stats st;
-	sym__stats(w->sym, &st);
-	if (st.binaries_missing)
-		pc_warn("%s: %llu binar%s not found on this host (their frames show as [unknown]; "
-			"try --symfs)",
-			path, (unsigned long long)st.binaries_missing,
-			st.binaries_missing == 1 ? "y was" : "ies were");
+	sym__warn_binaries(w->sym); /* the same warnings as every other command */
 out:
 	sym__free(w->sym);
 	pmufile__close(w->f);
