@@ -110,6 +110,11 @@ if [ -x "$PMUGEN" ]; then
 		vg pmuconv-pagesize 0 "$PMUCONV" pagesize "$d/a.pmu"
 		vg pmuconv-html 0 "$PMUCONV" html "$d/a.pmu" -o "$d/r.html" -q
 		vg pmuconv-diff 0 "$PMUCONV" diff "$d/a.pmu" "$d/b.pmu" -e cycles -q
+		vg pmuconv-script 0 "$PMUCONV" script "$d/a.pmu" -q -o "$d/script.txt"
+		vg pmuconv-report-sort 0 "$PMUCONV" report "$d/a.pmu" -q \
+			--sort pid,cpu,dso,sym,data_page_size --callers do_syscall_64
+		vg pmuconv-filters 0 "$PMUCONV" folded "$d/a.pmu" -q -e cycles --cpu 0-1,3 \
+			--time 0,1000 --dso '[kernel.kallsyms]'
 		head -c 3000 "$d/a.pmu" >"$d/short.pmu"
 		vg pmuconv-truncated 1 "$PMUCONV" report "$d/short.pmu"
 		vg pmuconv-missing-file 1 "$PMUCONV" report "$d/nonexistent.pmu"
