@@ -81,8 +81,9 @@ int cmd_report(int argc, char **argv)
 	}
 	report_print_accounting(out, &s);
 	if (c.sort) {
-		r = pc_sorttab__print(out, c.pos[0], &c.load, &spec, c.percent_limit, err,
-				      sizeof(err));
+		/* a second pass; standard input was spooled by the first */
+		r = pc_sorttab__print(out, strcmp(c.pos[0], "-") ? c.pos[0] : "/dev/stdin", &c.load,
+				      &spec, c.percent_limit, err, sizeof(err));
 		if (r)
 			fprintf(stderr, "pmuconv: %s\n", err[0] ? err : strerror(-r));
 	}

@@ -115,14 +115,14 @@ int pc_detect_format(const char *buf, size_t len, char *err, size_t errlen)
  * A pmuprof file on standard input ("-"): libpmufile maps a regular file,
  * so what was read (in) is spooled into an unlinked temporary file under
  * $TMPDIR (or /tmp) that replaces standard input and is read as /dev/stdin;
- * the disk space is freed when the descriptor is closed.
+ * the disk space is freed when the process exits. The spool stays standard
+ * input, so a second pass (report --sort, script) reads it again.
  */
-static int load_stdin_pmufile(struct pc_set *s, const struct pc_input_buf *in,
-			      const struct pc_load_opts *o, const struct pc_stream *out, char *err,
-			      size_t errlen)
+int pc_stdin_spool(const struct pc_input_buf *in, char *path, size_t pathlen, char *err,
+		   size_t errlen)
 {
 	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char tmpl[4096], path[64];
+	char tmpl[4096];
 	size_t done = 0;
 	int fd, r;
 
@@ -156,13 +156,23 @@ static int load_stdin_pmufile(struct pc_set *s, const struct pc_input_buf *in,
 	/* the spool becomes standard input, so messages name /dev/stdin */
 	if (dup2(fd, 0) == 0) {
 		close(fd);
-		fd = 0;
-		snprintf(path, sizeof(path), "/dev/stdin");
+		snprintf(path, pathlen, "/dev/stdin");
 	} else {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		snprintf(path, pathlen, "/proc/self/fd/%d", fd);
 	}
+	return 0;
+}
+
+static int load_stdin_pmufile(struct pc_set *s, const struct pc_input_buf *in,
+			      const struct pc_load_opts *o, const struct pc_stream *out, char *err,
+			      size_t errlen)
+{
+	char path[64];
+	int r = pc_stdin_spool(in, path, sizeof(path), err, errlen);
+
+	if (r)
+		return r;
 	r = input_pmufile_load(s, path, &o->filter, &o->sym, out, err, errlen);
-	close(fd);
 	snprintf(s->acct.source, sizeof(s->acct.source), "-"); /* not the spool's name */
 	return r;
 }

@@ -29,6 +29,12 @@ struct pc_load_opts {
 	const char *event_name;	 /* name for folded/stap input events */
 };
 
+/* Spool a pmuprof file read from standard input (in) into an unlinked
+ * temporary file that becomes standard input; path receives the name to
+ * open it by (again: "/dev/stdin"). 0 or a negative errno with err filled. */
+int pc_stdin_spool(const struct pc_input_buf *in, char *path, size_t pathlen, char *err,
+		   size_t errlen);
+
 /* Load any input into s (its profiles, finished) and feed o->also. Returns 0
  * or a negative errno with err filled. */
 int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,

@@ -137,6 +137,19 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 		r = -ENOMEM;
 		goto out;
 	}
+	char spool[64];
+	if (!strcmp(path, "-")) { /* standard input: spooled to a file first */
+		struct pc_input_buf in;
+		if ((r = pc_input_buf__open(&in, path, err, errlen)))
+			goto out;
+		r = in.len ? pc_stdin_spool(&in, spool, sizeof(spool), err, errlen) : -ENODATA;
+		pc_input_buf__close(&in);
+		if (r == -ENODATA)
+			snprintf(err, errlen, "-: standard input is empty (no samples to convert)");
+		if (r)
+			goto out;
+		path = spool;
+	}
 	errno = 0;
 	w->f = pmufile__open(path, PMUFILE_OPEN_STREAM | (flt->salvage ? PMUFILE_OPEN_SALVAGE : 0),
 			     err, errlen);
