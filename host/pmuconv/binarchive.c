@@ -147,10 +147,16 @@ static int add_binary(struct archive *a, struct symbolizer *sym, const struct pm
 	const char *bin, *dbg;
 	int r, n = 0;
 
-	if ((r = sym__files(sym, m->path, m->build_id, bl, &bin, &dbg)))
+	if ((r = sym__files(sym, m->path, m->build_id, bl, &bin, &dbg)) < 0)
 		return r;
 	if (bl)
 		hex_id(hex, m->build_id, bl);
+	if (r == 1) { /* storing it under the recorded build-id would be a lie */
+		pc_warn("archive: %s on this host is not the recorded build (build-id %s): not "
+			"archived",
+			bin, hex);
+		return 0;
+	}
 	if (!bin && !dbg) {
 		pc_warn("archive: %s (build-id %s) is not on this host: not archived", m->path,
 			bl ? hex : "none recorded");

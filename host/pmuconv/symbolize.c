@@ -59,6 +59,7 @@ struct symfile {
 	const char *opened; /* the file read, when not path itself (or NULL) */
 	const char *debug;  /* the separate debug file read (or NULL) */
 	bool have_bin;	    /* the binary itself was found and read */
+	bool bid_mismatch;  /* ... but its build-id is not the recorded one */
 	bool loaded, found;
 	enum symfile_state state;
 	uint8_t bid[BUILD_ID_MAX]; /* as recorded */
@@ -546,6 +547,7 @@ static void symfile_load(struct symbolizer *s, struct symfile *f, const uint8_t 
 				"binaries)",
 				f->path, h1, h2);
 			s->st.build_id_mismatch++;
+			f->bid_mismatch = true;
 		}
 		elf_load_segs(bin.e, f);
 		n = elf_load_syms(s, bin.e, ".symtab", &f->syms, NULL);
@@ -709,7 +711,7 @@ int sym__files(struct symbolizer *s, const char *path, const uint8_t *bid, size_
 		return -ENOMEM;
 	*binary = f->have_bin ? (f->opened ? f->opened : f->path) : NULL;
 	*debug = f->debug;
-	return 0;
+	return f->have_bin && f->bid_mismatch ? 1 : 0;
 }
 
 /* "1a2b...ef" or "none recorded" */

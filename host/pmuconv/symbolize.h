@@ -65,7 +65,8 @@ struct sym_result sym__kernel(struct symbolizer *s, uint64_t addr);
 /* The files sym__user() reads for (path, build-id), found the same way:
  * *binary, the binary itself as opened (under --symfs or --buildid-dir), or
  * NULL if it was not found; *debug, the separate debug file, or NULL. The
- * strings live as long as s. 0 or -ENOMEM. */
+ * strings live as long as s. 0; 1 when the binary found has another
+ * build-id than the recorded one (warned about once); or -ENOMEM. */
 int sym__files(struct symbolizer *s, const char *path, const uint8_t *bid, size_t bid_len,
 	       const char **binary, const char **debug);
 

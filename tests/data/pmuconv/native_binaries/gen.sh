@@ -46,6 +46,10 @@ a() { printf '0x%x' $(($1 + $2 + $3)); }
 	maps prog $((E)) 10 "$D/prog" "$(bid prog)"
 	maps libstripped.so $((L)) 10 "$D/libstripped.so" "$(bid libstripped.so)"
 	echo "mmap 10 $S 0x7ffd00021000 0 [stack]"
+	# the same path, recorded with another build-id (a rebuilt binary)
+	echo "process 30 1 prog $D/prog"
+	maps prog $((E)) 30 "$D/prog" 0123456789abcdef0123456789abcdef01234567
+	echo "sample 0 30 30 0 150 1000 user prog u=$(a $E $work 1) repeat=1"
 	echo "process 20 1 ghost /opt/gone/ghost"
 	echo "mmap 20 0x400000 0x402000 0 /opt/gone/ghost c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00"
 	# exported and static functions of the stripped library
