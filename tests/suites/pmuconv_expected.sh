@@ -18,7 +18,9 @@ if [ "$1" = "--update" ]; then
 	UPDATE=1
 	shift
 fi
-export PMUCONV_BIN MKDATA LC_ALL=C
+# gen.sh may copy stored fixtures from the source tree ($SRC_ROOT/tests/data)
+SRC_ROOT=$ROOT
+export PMUCONV_BIN MKDATA SRC_ROOT LC_ALL=C
 
 if [ ! -x "$PMUCONV_BIN" ]; then
 	echo "SKIP: pmuconv_expected (no $PMUCONV_BIN; run make)"
