@@ -22,7 +22,8 @@ static const struct pc_cmd_help help = {
 	"  -s, --sort KEYS     instead of the tables above, perf report's table: samples\n"
 	"                      grouped by KEYS (comma-separated: comm, pid, cpu, dso, sym,\n"
 	"                      data_page_size, code_page_size; perf's default is\n"
-	"                      comm,dso,sym), [k] kernel / [.] user symbols, by overhead\n"
+	"                      comm,dso,sym), [k] kernel / [.] user symbols, by overhead;\n"
+	"                      every row, as perf prints them (--percent-limit trims)\n"
 	"  --callers SYM       the call chains that reach function SYM (SYM <- caller ...)\n"
 	"  --callees SYM       the call chains below function SYM (SYM -> callee ...)\n" FILTER_HELP
 		COMMON_INPUT_HELP};
