@@ -178,7 +178,24 @@ enum pmuprof_target {
 #define PMUPROF_CF_PHYS_ADDR	  (1u << 5) /* also physical addresses (privileged) */
 #define PMUPROF_CF_CODE_PAGE	  (1u << 6) /* page size backing the IP */
 #define PMUPROF_CF_INHERIT	  (1u << 7) /* TARGET_PID: also its descendants, see below */
-#define PMUPROF_CF__ALL		  ((1u << 8) - 1)
+#define PMUPROF_CF_USTACK_COPY	  (1u << 8) /* user regs + a copy of the user stack, below */
+#define PMUPROF_CF__ALL		  ((1u << 9) - 1)
+
+/*
+ * PMUPROF_CF_USTACK_COPY (perf's --call-graph dwarf: unwind offline): every
+ * sample whose task has user state (user mode, or a user task in the
+ * kernel: its registers at kernel entry) carries that state's general
+ * registers and ustack_copy_size bytes copied from its user stack pointer
+ * upwards (struct pmuprof_sample_ustack, PMUPROF_SF_USTACK_COPY). The copy
+ * stops at the first byte that cannot be read (the top of the stack
+ * mapping, a page not present: no fault is taken in the NMI); `valid` says
+ * how far it got. ustack_copy_size: a multiple of 8 in
+ * [8, PMUPROF_USTACK_COPY_MAX]; 0 with the flag means
+ * PMUPROF_USTACK_COPY_DEFAULT. Every sample record grows by the full size,
+ * so the ring must hold at least 4 of the largest records (else EINVAL).
+ */
+#define PMUPROF_USTACK_COPY_DEFAULT (8u << 10)
+#define PMUPROF_USTACK_COPY_MAX	    (64u << 10)
 
 /*
  * PMUPROF_CF_INHERIT (only with PMUPROF_TARGET_PID, else -EINVAL): a sample
@@ -207,7 +224,9 @@ struct pmuprof_config {
 	__u32 target;	    /* enum pmuprof_target */
 	__s32 pid;	    /* PMUPROF_TARGET_PID: tgid to follow (+ descendants: CF_INHERIT) */
 	__u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* PMUPROF_TARGET_CPUS */
-	__u64 __reserved[4];
+	__u32 ustack_copy_size; /* PMUPROF_CF_USTACK_COPY: bytes, see above; else 0 */
+	__u32 __reserved32;
+	__u64 __reserved[3];
 	struct pmuprof_event_config events[PMUPROF_MAX_EVENTS];
 };
 #define PMUPROF_CONFIG_SIZE_VER0 sizeof(struct pmuprof_config)
@@ -279,15 +298,18 @@ struct pmuprof_stats {
 	__u64 event_lost[PMUPROF_MAX_EVENTS];
 	__u64 event_period[PMUPROF_MAX_EVENTS]; /* out: current period (freq mode moves it) */
 	/* added after VER0: callers passing PMUPROF_STATS_SIZE_VER0 get none of it */
-	__u64 missed;	       /* out: cpu-clock samples due but never taken, the sum of:
-				* ticks_missed + total.ipis_outstanding + ipis_unanswered;
-				* invisible otherwise (neither samples nor LOST records) */
-	__u64 ticks_missed;    /* out: due samples skipped because an hrtimer fired late
-				* (its CPU did not run: a descheduled vCPU, long IRQ-off) */
-	__u64 ipis_unanswered; /* out: NMI IPIs sent that no NMI took (total.ipis_sent -
-				* total.ipis_taken once the session is stopped) */
-	__u64 replans;	       /* out: sender plans rebuilt while running (CPU hotplug);
-				* a lone online CPU captures itself (TIMER samples) */
+	__u64 missed;		 /* out: cpu-clock samples due but never taken, the sum of:
+				  * ticks_missed + total.ipis_outstanding + ipis_unanswered;
+				  * invisible otherwise (neither samples nor LOST records) */
+	__u64 ticks_missed;	 /* out: due samples skipped because an hrtimer fired late
+				  * (its CPU did not run: a descheduled vCPU, long IRQ-off) */
+	__u64 ipis_unanswered;	 /* out: NMI IPIs sent that no NMI took (total.ipis_sent -
+				  * total.ipis_taken once the session is stopped) */
+	__u64 replans;		 /* out: sender plans rebuilt while running (CPU hotplug);
+				  * a lone online CPU captures itself (TIMER samples) */
+	__u64 ustack_copy_bytes; /* out: CF_USTACK_COPY: user stack bytes copied */
+	__u64 ustack_copy_short; /* out: copies that stopped before ustack_copy_size (the
+				  * stack mapping's end, or a page not present) */
 };
 #define PMUPROF_STATS_SIZE_VER0 __builtin_offsetof(struct pmuprof_stats, missed)
 
@@ -342,6 +364,7 @@ enum pmuprof_record_type {
 
 /* pmuprof_sample.sample_flags: which optional parts follow, in this order. */
 #define PMUPROF_SF_ADDR		(1u << 0)  /* struct pmuprof_sample_addr */
+#define PMUPROF_SF_USTACK_COPY	(1u << 1)  /* struct pmuprof_sample_ustack + bytes */
 #define PMUPROF_SF_KSTACK_TRUNC (1u << 8)  /* kernel stack hit depth limit */
 #define PMUPROF_SF_USTACK_TRUNC (1u << 9)  /* user stack hit depth limit */
 #define PMUPROF_SF_USTACK_FAULT (1u << 10) /* user stack walk stopped on a fault */
@@ -364,6 +387,8 @@ struct pmuprof_sample {
 	/* then: struct pmuprof_sample_addr  if sample_flags & PMUPROF_SF_ADDR
 	 *       __u64 kstack[nr_kstack]
 	 *       __u64 ustack[nr_ustack]
+	 *       struct pmuprof_sample_ustack + __u8 stack[size]
+	 *                                    if sample_flags & PMUPROF_SF_USTACK_COPY
 	 * Stacks list return addresses after the first entry; kstack[0] is the
 	 * interrupted kernel IP when the sample is in kernel mode and ustack[0]
 	 * the interrupted user IP (from the user regs) in either mode. */
@@ -411,6 +436,38 @@ struct pmuprof_sample_addr {
 	__u8 __pad0;
 };
 
+/*
+ * User registers and stack copy (PMUPROF_CF_USTACK_COPY). regs[] is indexed
+ * by the DWARF register number of the x86-64 psABI (rax, rdx, rcx, rbx, rsi,
+ * rdi, rbp, rsp, r8..r15, then the return address column: rip), so an
+ * unwinder takes it as is. stack[0] is the byte at regs[PMUPROF_UREG_SP];
+ * bytes [valid, size) are zero and were not read.
+ */
+enum pmuprof_ureg {
+	PMUPROF_UREG_AX = 0,
+	PMUPROF_UREG_DX = 1,
+	PMUPROF_UREG_CX = 2,
+	PMUPROF_UREG_BX = 3,
+	PMUPROF_UREG_SI = 4,
+	PMUPROF_UREG_DI = 5,
+	PMUPROF_UREG_BP = 6,
+	PMUPROF_UREG_SP = 7,
+	PMUPROF_UREG_R8 = 8, /* .. R15 = 15 */
+	PMUPROF_UREG_IP = 16,
+	PMUPROF_NR_UREGS = 17,
+};
+
+#define PMUPROF_USTACK_COMPAT (1u << 0) /* 32-bit user code: regs are zero-extended */
+
+struct pmuprof_sample_ustack {
+	__u64 regs[PMUPROF_NR_UREGS];
+	__u32 size;  /* stack bytes that follow (ustack_copy_size) */
+	__u32 valid; /* of which were copied */
+	__u32 flags; /* PMUPROF_USTACK_* */
+	__u32 __pad0;
+	/* then __u8 stack[size] */
+};
+
 struct pmuprof_lost {
 	struct pmuprof_record_header hdr;
 	__u32 cpu;
@@ -430,9 +487,12 @@ struct pmuprof_throttle {
 };
 
 /* Largest record the kernel can produce; read() buffers must be at least this. */
-#define PMUPROF_MAX_RECORD                                                                         \
+#define PMUPROF_MAX_RECORD_NO_COPY                                                                 \
 	(sizeof(struct pmuprof_sample) + sizeof(struct pmuprof_sample_addr) +                      \
 	 2 * PMUPROF_MAX_DEPTH * sizeof(__u64))
+#define PMUPROF_MAX_RECORD                                                                         \
+	(PMUPROF_MAX_RECORD_NO_COPY + sizeof(struct pmuprof_sample_ustack) +                       \
+	 PMUPROF_USTACK_COPY_MAX)
 #define PMUPROF_READ_MIN PMUPROF_MAX_RECORD
 
 #endif /* _UAPI_PMUPROF_H */

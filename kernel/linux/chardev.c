@@ -236,6 +236,8 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 	memset(st->event_lost, 0, sizeof(st->event_lost));
 	memset(st->event_period, 0, sizeof(st->event_period));
 	st->ticks_missed = 0;
+	st->ustack_copy_bytes = 0;
+	st->ustack_copy_short = 0;
 	st->state = s->state;
 	st->start_ns = s->start_ns;
 	st->stop_ns = s->stop_ns;
@@ -248,6 +250,7 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 		cs.read_bytes = READ_ONCE(pc->read_bytes);
 		capture__stats_add(&st->total, &cs);
 		st->ticks_missed += READ_ONCE(pc->ticks_missed);
+		capture__copy_stats(&pc->cap, &st->ustack_copy_bytes, &st->ustack_copy_short);
 		if (ucpus && cpu < n) {
 			void __user *dst = (u8 __user *)ucpus + (size_t)cpu * csize;
 

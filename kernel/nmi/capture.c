@@ -6,8 +6,10 @@
  * optional frame-pointer walk of at most `depth` 16-byte user reads, an
  * optional data-address step (dataaddr.h: <= 2 instruction fetches, one
  * decode, <= 10 page-table reads), one ring reservation and one copy of at
- * most PMUPROF_MAX_RECORD bytes. Every loop is bounded by `depth`
- * (<= PMUPROF_MAX_DEPTH).
+ * most PMUPROF_MAX_RECORD bytes; with CF_USTACK_COPY a copy of at most
+ * PMUPROF_USTACK_COPY_MAX bytes of user stack, straight into the record, at
+ * most one platform copy per 4 KiB page. Every loop is bounded by `depth`
+ * (<= PMUPROF_MAX_DEPTH) or by the copy size.
  */
 #include "capture.h"
 #include "dataaddr.h"
@@ -33,6 +35,18 @@ void capture__reset(struct capture_cpu *cc)
 		c->win_start_ns = 0;
 		c->win_busy_ns = 0;
 		c->win_runs = 0;
+		c->copy_bytes = 0;
+		c->copy_short = 0;
+	}
+}
+
+void capture__copy_stats(const struct capture_cpu *cc, u64 *bytes, u64 *cut_short)
+{
+	unsigned int i;
+
+	for (i = 0; i < CAPTURE_NR_CTX; i++) {
+		*bytes += cc->ctx[i].copy_bytes;
+		*cut_short += cc->ctx[i].copy_short;
 	}
 }
 
@@ -46,6 +60,61 @@ u32 capture__sample_size(bool addr, unsigned int nr_kstack, unsigned int nr_usta
 	return size; /* every part is a multiple of 8 bytes */
 }
 PP_NOKPROBE(capture__sample_size);
+
+/* Pages of the user stack copy: one platform copy never crosses one, so a
+ * page that is not present ends the copy exactly at its start. */
+#define CAPTURE_COPY_PAGE 4096u
+
+void capture__user_stack_copy(const struct pp_regs *uregs, struct pmuprof_sample_ustack *out,
+			      u8 *stack, u32 size)
+{
+	/* pp_regs (ModRM order) -> DWARF order of struct pmuprof_sample_ustack */
+	static const u8 dwarf_of[PP_NR_GPR] = {
+		[PP_REG_AX] = PMUPROF_UREG_AX,
+		[PP_REG_CX] = PMUPROF_UREG_CX,
+		[PP_REG_DX] = PMUPROF_UREG_DX,
+		[PP_REG_BX] = PMUPROF_UREG_BX,
+		[PP_REG_SP] = PMUPROF_UREG_SP,
+		[PP_REG_BP] = PMUPROF_UREG_BP,
+		[PP_REG_SI] = PMUPROF_UREG_SI,
+		[PP_REG_DI] = PMUPROF_UREG_DI,
+		[PP_REG_R8] = 8,
+		[PP_REG_R9] = 9,
+		[PP_REG_R10] = 10,
+		[PP_REG_R11] = 11,
+		[PP_REG_R12] = 12,
+		[PP_REG_R13] = 13,
+		[PP_REG_R14] = 14,
+		[PP_REG_R15] = 15,
+	};
+	u64 sp = uregs->gpr[PP_REG_SP];
+	u32 done = 0, i;
+
+	for (i = 0; i < PP_NR_GPR; i++)
+		out->regs[dwarf_of[i]] = uregs->gpr[i];
+	out->regs[PMUPROF_UREG_IP] = uregs->ip;
+	out->size = size;
+	out->flags = uregs->compat ? PMUPROF_USTACK_COMPAT : 0;
+	out->__pad0 = 0;
+	while (done < size) {
+		u32 chunk = CAPTURE_COPY_PAGE - (u32)((sp + done) & (CAPTURE_COPY_PAGE - 1));
+		size_t left;
+
+		if (chunk > size - done)
+			chunk = size - done;
+		left = plat_copy_user_nmi(stack + done, sp + done, chunk);
+		if (left) {
+			if (left < chunk)
+				done += chunk - (u32)left; /* what came before the fault */
+			break;
+		}
+		done += chunk;
+	}
+	out->valid = done;
+	if (done < size)
+		memset(stack + done, 0, size - done);
+}
+PP_NOKPROBE(capture__user_stack_copy);
 
 unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned int max,
 				 u32 *sflags)
@@ -200,7 +269,7 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 			nk = 1;
 		}
 	}
-	if (p->flags & PMUPROF_CF_USTACK) {
+	if (p->flags & (PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY)) {
 		if (regs->user && iregs->user) {
 			ur = regs;
 		} else if (!task.kthread && !task.idle && plat_user_regs(&uregs)) {
@@ -208,8 +277,10 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 				uregs.ip = regs->ip; /* PEBS user IP, PMI in the kernel */
 			ur = &uregs;
 		}
-		if (ur)
+		if (ur && (p->flags & PMUPROF_CF_USTACK))
 			nu = capture__user_stack(ur, c->ustack, p->depth, &sflags);
+		if (ur && p->ustack_copy)
+			sflags |= PMUPROF_SF_USTACK_COPY;
 	}
 
 	want_addr = p->flags & (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE);
@@ -229,6 +300,8 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 	}
 
 	size = capture__sample_size(want_addr, nk, nu);
+	if (sflags & PMUPROF_SF_USTACK_COPY)
+		size += (u32)sizeof(struct pmuprof_sample_ustack) + p->ustack_copy;
 	s = ring__reserve_sample(r, size, now_ns);
 	if (!s) {
 		ctx_count_lost(c, event);
@@ -263,6 +336,15 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 	}
 	memcpy(stacks, c->kstack, nk * sizeof(u64));
 	memcpy(stacks + nk, c->ustack, nu * sizeof(u64));
+	if (sflags & PMUPROF_SF_USTACK_COPY) {
+		struct pmuprof_sample_ustack *us = (void *)(stacks + nk + nu);
+
+		/* straight into the ring: the record is this CPU's until commit */
+		capture__user_stack_copy(ur, us, (u8 *)(us + 1), p->ustack_copy);
+		c->copy_bytes += us->valid;
+		if (us->valid < p->ustack_copy)
+			c->copy_short++;
+	}
 	if (ring__commit(r, s))
 		*wake = true;
 

@@ -73,6 +73,7 @@ struct capture_params {
 	 * session__validate() sets it; the glue fills the ids or clears it. */
 	bool inherit_check_creds;
 	u32 opener_uid, opener_gid;
+	u32 ustack_copy; /* CF_USTACK_COPY: bytes of user stack per sample, else 0 */
 };
 
 struct capture_ctx {
@@ -83,6 +84,9 @@ struct capture_ctx {
 	u64 win_start_ns;
 	u64 win_busy_ns;
 	u64 win_runs;
+	/* CF_USTACK_COPY: stack bytes copied, copies that stopped early */
+	u64 copy_bytes;
+	u64 copy_short;
 	/* scratch: stacks are gathered here, then copied into the record */
 	u64 kstack[PMUPROF_MAX_DEPTH];
 	u64 ustack[PMUPROF_MAX_DEPTH];
@@ -207,11 +211,23 @@ unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned
 /* Size of a sample record with these parts (multiple of 8). */
 u32 capture__sample_size(bool addr, unsigned int nr_kstack, unsigned int nr_ustack);
 
+/*
+ * CF_USTACK_COPY: fill `out` (regs from `uregs`, size = `size`) and copy up
+ * to `size` bytes of user stack from uregs' SP into `stack`, a page at a
+ * time, stopping at the first page that cannot be read (no fault is taken);
+ * out->valid says how far it got, the rest of `stack` is zeroed. At most
+ * size / 4096 + 1 platform copies. [NMI]
+ */
+void capture__user_stack_copy(const struct pp_regs *uregs, struct pmuprof_sample_ustack *out,
+			      u8 *stack, u32 size);
+
 /* Sum both contexts of one CPU into *out (min/max combined), and the
  * per-event counts into ev_samples/ev_lost (added, may be NULL). */
 void capture__cpu_stats(const struct capture_cpu *cc, struct pmuprof_cpu_stats *out,
 			u64 *ev_samples, u64 *ev_lost);
 /* dst += src with min/max combined (only over entries that ran). */
 void capture__stats_add(struct pmuprof_cpu_stats *dst, const struct pmuprof_cpu_stats *src);
+/* Add this CPU's user stack copy totals (CF_USTACK_COPY) to *bytes, *cut_short. */
+void capture__copy_stats(const struct capture_cpu *cc, u64 *bytes, u64 *cut_short);
 
 #endif /* PMUPROF_CAPTURE_H */

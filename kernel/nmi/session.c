@@ -178,7 +178,7 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 		      struct session_plan *out, const char **why)
 {
 	const struct pmuprof_info *info = env->info;
-	u32 depth, ring, wakeup, i;
+	u32 depth, ring, wakeup, i, copy = 0;
 	s32 clock_event = -1;
 	u32 nr_pmu = 0;
 	bool privileged = info->flags & PMUPROF_INFO_PRIVILEGED;
@@ -198,6 +198,13 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 		FAIL(EINVAL, "PHYS_ADDR needs DATA_ADDR or CODE_PAGE");
 	if ((cfg->flags & PMUPROF_CF_INHERIT) && cfg->target != PMUPROF_TARGET_PID)
 		FAIL(EINVAL, "INHERIT follows a process tree: it needs target PID");
+	if (cfg->__reserved32)
+		FAIL(EINVAL, "config reserved fields must be zero");
+	if (!(cfg->flags & PMUPROF_CF_USTACK_COPY) && cfg->ustack_copy_size)
+		FAIL(EINVAL, "ustack_copy_size without USTACK_COPY");
+	if ((cfg->flags & PMUPROF_CF_USTACK_COPY) &&
+	    (cfg->ustack_copy_size % 8 || cfg->ustack_copy_size > PMUPROF_USTACK_COPY_MAX))
+		FAIL(EINVAL, "ustack_copy_size must be a multiple of 8 up to 64 KiB");
 	if (cfg->flags & ~env->supported_flags)
 		FAIL(EOPNOTSUPP, "a requested feature flag is not implemented by this module");
 	if ((cfg->flags & PMUPROF_CF_PHYS_ADDR) && !privileged)
@@ -213,6 +220,14 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 	ring = cfg->ring_size ? cfg->ring_size : PMUPROF_RING_DEFAULT;
 	if (!is_pow2(ring) || ring < PMUPROF_RING_MIN || ring > PMUPROF_RING_MAX)
 		FAIL(EINVAL, "ring_size must be a power of two in [ring_min, ring_max]");
+	if (cfg->flags & PMUPROF_CF_USTACK_COPY) {
+		copy = cfg->ustack_copy_size ? cfg->ustack_copy_size : PMUPROF_USTACK_COPY_DEFAULT;
+		if (ring / 4 <
+		    PMUPROF_MAX_RECORD_NO_COPY + sizeof(struct pmuprof_sample_ustack) + copy)
+			FAIL(EINVAL,
+			     "ring_size too small for USTACK_COPY: it must hold 4 of "
+			     "the largest records (ring_size >= 4 x (ustack_copy_size + 4.3 KiB))");
+	}
 	wakeup = cfg->wakeup_bytes ? cfg->wakeup_bytes : ring / 4;
 	if (wakeup > ring)
 		FAIL(EINVAL, "wakeup_bytes above ring_size");
@@ -264,6 +279,8 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 	}
 	out->cap.flags = cfg->flags;
 	out->cap.depth = depth;
+	out->cap.ustack_copy = copy;
+	out->cfg.ustack_copy_size = copy;
 	out->cap.target = cfg->target;
 	out->cap.pid = cfg->pid;
 	out->cap.privileged = privileged;

@@ -220,6 +220,10 @@ struct pmufile_sample_view {
 	const struct pmuprof_sample_addr *addr; /* NULL if absent */
 	const uint64_t *kstack;
 	const uint64_t *ustack;
+	/* PMUPROF_SF_USTACK_COPY: user regs + stack copy, else NULL; the
+	 * copy's bytes are ucopy_stack[0, ucopy->valid) */
+	const struct pmuprof_sample_ustack *ucopy;
+	const uint8_t *ucopy_stack;
 };
 int pmufile__sample_view(const struct pmuprof_record_header *rec, struct pmufile_sample_view *v);
 /* The same, inline, for loops that view every sample (pmuconv). */
@@ -235,6 +239,20 @@ static inline int pmufile__sample_view_inline(const struct pmuprof_record_header
 	if (s->sample_flags & PMUPROF_SF_ADDR)
 		need += sizeof(struct pmuprof_sample_addr);
 	need += ((size_t)s->nr_kstack + s->nr_ustack) * sizeof(uint64_t);
+	v->ucopy = NULL;
+	v->ucopy_stack = NULL;
+	if (s->sample_flags & PMUPROF_SF_USTACK_COPY) {
+		const struct pmuprof_sample_ustack *u;
+
+		if (need + sizeof(*u) > rec->size)
+			return -EBADMSG;
+		u = (const struct pmuprof_sample_ustack *)((const uint8_t *)rec + need);
+		if (u->size % 8 || u->size > PMUPROF_USTACK_COPY_MAX || u->valid > u->size)
+			return -EBADMSG;
+		need += sizeof(*u) + u->size;
+		v->ucopy = u;
+		v->ucopy_stack = (const uint8_t *)(u + 1);
+	}
 	if (need != rec->size)
 		return -EBADMSG;
 	p = (const uint8_t *)(s + 1);

@@ -67,7 +67,7 @@ static void base_config(struct pmuprof_config *c)
 
 #define SUPPORTED                                                                                  \
 	(PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_EXCLUDE_USER |                         \
-	 PMUPROF_CF_EXCLUDE_KERNEL)
+	 PMUPROF_CF_EXCLUDE_KERNEL | PMUPROF_CF_USTACK_COPY)
 
 /* ---- GET_INFO ------------------------------------------------------------ */
 
@@ -123,7 +123,7 @@ E(e_size_zero)
 }
 E(e_flags_unknown)
 {
-	c->flags |= 1u << 8; /* first bit after PMUPROF_CF_INHERIT */
+	c->flags |= 1u << 9; /* first bit after PMUPROF_CF_USTACK_COPY */
 }
 E(e_flags_high)
 {
@@ -131,7 +131,40 @@ E(e_flags_high)
 }
 E(e_reserved)
 {
-	c->__reserved[3] = 1;
+	c->__reserved[2] = 1;
+}
+E(e_copy)
+{
+	c->flags |= PMUPROF_CF_USTACK_COPY;
+}
+E(e_copy_size)
+{
+	c->flags |= PMUPROF_CF_USTACK_COPY;
+	c->ustack_copy_size = 16384;
+}
+E(e_copy_odd)
+{
+	c->flags |= PMUPROF_CF_USTACK_COPY;
+	c->ustack_copy_size = 8190;
+}
+E(e_copy_big)
+{
+	c->flags |= PMUPROF_CF_USTACK_COPY;
+	c->ustack_copy_size = PMUPROF_USTACK_COPY_MAX + 8;
+}
+E(e_copy_no_flag)
+{
+	c->ustack_copy_size = 8192;
+}
+E(e_copy_small_ring)
+{
+	c->flags |= PMUPROF_CF_USTACK_COPY;
+	c->ustack_copy_size = PMUPROF_USTACK_COPY_MAX;
+	c->ring_size = 128u << 10; /* 4 records of 68 KiB do not fit */
+}
+E(e_reserved32)
+{
+	c->__reserved32 = 1;
 }
 E(e_excl_both)
 {
@@ -385,7 +418,7 @@ static const struct vcase vcases[] = {
 	{"valid", e_none, NULL, 0},
 	{"size below VER0", e_size_small, NULL, EINVAL},
 	{"size 0", e_size_zero, NULL, EINVAL},
-	{"unknown flag bit 8", e_flags_unknown, NULL, EINVAL},
+	{"unknown flag bit 9", e_flags_unknown, NULL, EINVAL},
 	{"unknown flag bit 31", e_flags_high, NULL, EINVAL},
 	{"reserved word", e_reserved, NULL, EINVAL},
 	{"exclude user and kernel", e_excl_both, NULL, EINVAL},
@@ -435,6 +468,13 @@ static const struct vcase vcases[] = {
 	{"clock PRECISE", e_clock_precise, NULL, EINVAL},
 	{"two clock events", e_two_clocks, NULL, EINVAL},
 	{"TIMER source", e_timer, NULL, 0},
+	{"USTACK_COPY default size", e_copy, NULL, 0},
+	{"USTACK_COPY 16 KiB", e_copy_size, NULL, 0},
+	{"USTACK_COPY size not a multiple of 8", e_copy_odd, NULL, EINVAL},
+	{"USTACK_COPY above 64 KiB", e_copy_big, NULL, EINVAL},
+	{"ustack_copy_size without the flag", e_copy_no_flag, NULL, EINVAL},
+	{"USTACK_COPY ring too small", e_copy_small_ring, NULL, EINVAL},
+	{"reserved32 set", e_reserved32, NULL, EINVAL},
 	{"TIMER on one cpu", e_timer, &info_1cpu, 0},
 	{"NMI_IPI on one online cpu", e_none, &info_1cpu, 0},
 	{"NMI_IPI on one possible cpu", e_none, &info_1possible, ENODEV},
@@ -668,6 +708,84 @@ START_TEST(test_sample_layout_user)
 	ck_assert_uint_eq(cc.ctx[0].st.captured, 1);
 	ck_assert_uint_eq(cc.ctx[0].st.samples, 1);
 	ck_assert_uint_eq(cc.ctx[0].event_samples[1], 1);
+}
+END_TEST
+
+/* CF_USTACK_COPY: regs in DWARF order, the stack from SP, stopped at the
+ * end of the readable memory, the rest zeroed; record size and stats. */
+START_TEST(test_sample_ustack_copy)
+{
+	struct pp_regs r = uregs_at(0x400abc, STK + 0x40);
+	const struct pmuprof_sample *s;
+	const struct pmuprof_sample_ustack *us;
+	const u8 *bytes;
+	struct capture_params p = cp;
+	bool wake = false;
+	u64 nb = 0, ns = 0;
+
+	for (unsigned int i = 0; i < PP_NR_GPR; i++)
+		if (i != PP_REG_SP && i != PP_REG_BP)
+			r.gpr[i] = 0x1000 + i; /* ModRM number i */
+	build_chain(3);
+	for (unsigned int i = 16; i < 512; i++)
+		ustack_mem[i] = 0xabc00000 + i;
+	p.flags = PMUPROF_CF_USTACK_COPY;
+	p.ustack_copy = 8192; /* SP = STK: the 4 KiB fake stack ends 4 KiB above it */
+	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &p, &ring, &r,
+					 PMUPROF_SOURCE_NMI_IPI, 1, 1000000, 5555, &wake),
+			 CAPTURE_WRITTEN);
+	s = next_sample();
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->sample_flags, PMUPROF_SF_USTACK_COPY);
+	ck_assert_uint_eq(s->nr_ustack, 0); /* no FP walk without CF_USTACK */
+	ck_assert_uint_eq(s->hdr.size, sizeof(*s) + sizeof(*us) + 8192);
+	us = (const void *)(s + 1);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_IP], 0x400abc);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_SP], STK + 0x40 - 64);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_BP], STK + 0x40);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_AX], 0x1000 + PP_REG_AX);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_DX], 0x1000 + PP_REG_DX);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_CX], 0x1000 + PP_REG_CX);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_SI], 0x1000 + PP_REG_SI);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_DI], 0x1000 + PP_REG_DI);
+	ck_assert_uint_eq(us->regs[15], 0x1000 + PP_REG_R15);
+	ck_assert_uint_eq(us->size, 8192);
+	ck_assert_uint_eq(us->valid, sizeof(ustack_mem));
+	bytes = (const u8 *)(us + 1);
+	ck_assert_int_eq(memcmp(bytes, ustack_mem, us->valid), 0);
+	for (u32 i = us->valid; i < us->size; i++)
+		ck_assert_uint_eq(bytes[i], 0);
+	capture__copy_stats(&cc, &nb, &ns);
+	ck_assert_uint_eq(nb, us->valid);
+	ck_assert_uint_eq(ns, 1);
+	/* a page at a time: the first page whole, the second faults at once */
+	ck_assert_uint_eq(plat_test_mem_user_copies(), 2);
+}
+END_TEST
+
+/* A stack whose SP is unreadable: regs still there, valid 0, all zero. */
+START_TEST(test_sample_ustack_copy_unmapped)
+{
+	struct pp_regs r = uregs_at(0x400abc, 0x7ff000000040ull);
+	const struct pmuprof_sample *s;
+	const struct pmuprof_sample_ustack *us;
+	struct capture_params p = cp;
+	bool wake = false;
+
+	p.flags = PMUPROF_CF_USTACK_COPY | PMUPROF_CF_USTACK;
+	p.ustack_copy = 64;
+	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &p, &ring, &r,
+					 PMUPROF_SOURCE_NMI_IPI, 1, 1000000, 5555, &wake),
+			 CAPTURE_WRITTEN);
+	s = next_sample();
+	ck_assert_uint_eq(s->sample_flags & PMUPROF_SF_USTACK_COPY, PMUPROF_SF_USTACK_COPY);
+	ck_assert_uint_eq(s->nr_ustack, 1); /* the FP walk gives the IP only */
+	us = (const void *)((const u64 *)(s + 1) + s->nr_ustack);
+	ck_assert_uint_eq(us->regs[PMUPROF_UREG_IP], 0x400abc);
+	ck_assert_uint_eq(us->valid, 0);
+	ck_assert_uint_eq(s->hdr.size, sizeof(*s) + 8 + sizeof(*us) + 64);
+	for (u32 i = 0; i < 64; i++)
+		ck_assert_uint_eq(((const u8 *)(us + 1))[i], 0);
 }
 END_TEST
 
@@ -1365,6 +1483,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_kthread_and_idle);
 	tcase_add_test(tc, test_filters);
 	tcase_add_test(tc, test_ustack_chain_and_depth);
+	tcase_add_test(tc, test_sample_ustack_copy);
+	tcase_add_test(tc, test_sample_ustack_copy_unmapped);
 	tcase_add_test(tc, test_ustack_loops);
 	tcase_add_test(tc, test_ustack_faults);
 	tcase_add_test(tc, test_ustack_compat);

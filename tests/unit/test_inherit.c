@@ -55,9 +55,10 @@ static int validate(const struct pmuprof_config *c, u32 supported, struct sessio
 
 START_TEST(test_flag_bits)
 {
-	/* append-only: the next free bit, and __ALL covers exactly bits 0..7 */
+	/* append-only: the next free bit, and __ALL covers exactly bits 0..8 */
 	ck_assert_uint_eq(PMUPROF_CF_INHERIT, 1u << 7);
-	ck_assert_uint_eq(PMUPROF_CF__ALL, 0xffu);
+	ck_assert_uint_eq(PMUPROF_CF_USTACK_COPY, 1u << 8);
+	ck_assert_uint_eq(PMUPROF_CF__ALL, 0x1ffu);
 	ck_assert_uint_eq(PMUPROF_CF_INHERIT &
 				  (PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_EXCLUDE_USER |
 				   PMUPROF_CF_EXCLUDE_KERNEL | PMUPROF_CF_DATA_ADDR |
@@ -124,7 +125,7 @@ START_TEST(test_validate_unknown_bits)
 	const char *why = NULL;
 	unsigned int bit;
 
-	for (bit = 8; bit < 32; bit++) {
+	for (bit = 9; bit < 32; bit++) {
 		pid_config(&c, PMUPROF_CF_INHERIT | (1u << bit));
 		ck_assert_int_eq(validate(&c, PMUPROF_CF__ALL, &plan, &why), -EINVAL);
 	}

@@ -189,6 +189,15 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 			(uint64_t)st->ipis_unanswered,
 			pct > 1.0 ? "; profile on a quieter host or with a longer period" : "");
 	}
+	if (have_stats && r->o.ustack_copy && r->d.n.samples) {
+		char cb[32];
+
+		human_bytes(st->ustack_copy_bytes, cb, sizeof(cb));
+		fprintf(stderr,
+			"  user stack copies (--call-graph dwarf): %s, %" PRIu64
+			" stopped before %u bytes (the stack's end or a page not present)\n",
+			cb, (uint64_t)st->ustack_copy_short, r->o.ustack_copy);
+	}
 	if (have_stats && st->replans)
 		fprintf(stderr,
 			"pmuctl: CPU hotplug re-planned sampling %" PRIu64 " times during the "

@@ -10,6 +10,7 @@
 
 enum {
 	OPT_DEPTH = 256,
+	OPT_CALL_GRAPH,
 	OPT_DATA_ADDR,
 	OPT_DURATION,
 	OPT_RING_SIZE,
@@ -38,7 +39,13 @@ static void help(FILE *out)
 		"                        cycles, or cpu-clock where there is no PMU.\n"
 		"  -c, --count PERIOD    sample every PERIOD events (ns for cpu-clock)\n"
 		"  -F, --freq HZ         sample at about HZ per second (default %d)\n"
-		"  -g, --call-graph      record kernel and user call stacks\n"
+		"  -g                    record kernel and user call stacks (user: frame "
+		"pointers)\n"
+		"      --call-graph MODE fp: as -g; dwarf[,SIZE]: also the user registers and "
+		"SIZE\n"
+		"                        bytes of user stack per sample (default 8192, at most\n"
+		"                        65536), unwound offline with DWARF CFI: for code built\n"
+		"                        without frame pointers (perf's --call-graph dwarf)\n"
 		"      --depth N         frames per stack (default %d, at most %d)\n"
 		"      --data-addr       record data addresses and page sizes\n"
 		"  -a, --all-cpus        every CPU, every process\n"
@@ -88,7 +95,7 @@ int record_opts__parse(struct record_opts *o, int argc, char **argv)
 		{"event", required_argument, NULL, 'e'},
 		{"count", required_argument, NULL, 'c'},
 		{"freq", required_argument, NULL, 'F'},
-		{"call-graph", no_argument, NULL, 'g'},
+		{"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
 		{"depth", required_argument, NULL, OPT_DEPTH},
 		{"data-addr", no_argument, NULL, OPT_DATA_ADDR},
 		{"all-cpus", no_argument, NULL, 'a'},
@@ -137,6 +144,30 @@ int record_opts__parse(struct record_opts *o, int argc, char **argv)
 		case 'g':
 			o->callgraph = true;
 			break;
+		case OPT_CALL_GRAPH:
+			if (!strcmp(optarg, "fp")) {
+				o->callgraph = true;
+				break;
+			}
+			if (!strncmp(optarg, "dwarf", 5) && (!optarg[5] || optarg[5] == ',')) {
+				v = PMUPROF_USTACK_COPY_DEFAULT;
+				if (optarg[5] && (args__size(optarg + 6, &v) < 0 || !v || v % 8 ||
+						  v > PMUPROF_USTACK_COPY_MAX))
+					return pmuctl_usage_error(
+						"record",
+						"--call-graph %s: the stack size must be a "
+						"multiple of "
+						"8 bytes up to %u (e.g. dwarf,16384 or dwarf,16K)",
+						optarg, PMUPROF_USTACK_COPY_MAX);
+				o->callgraph = true;
+				o->ustack_copy = (uint32_t)v;
+				break;
+			}
+			return pmuctl_usage_error(
+				"record",
+				"--call-graph %s: give fp or dwarf[,SIZE] (lbr is not "
+				"supported)",
+				optarg);
 		case OPT_DEPTH:
 			if (args__u64(optarg, &v) < 0 || v > PMUPROF_MAX_DEPTH)
 				return pmuctl_usage_error("record", "--depth %s: give 1..%d frames",

@@ -16,9 +16,10 @@ struct record_opts {
 	int nr_events;
 	char ev_text[1024]; /* the -e lists, split here: argv stays intact for the header */
 	size_t ev_used;
-	uint64_t count; /* -c */
-	uint64_t freq;	/* -F */
-	bool callgraph;
+	uint64_t count;	      /* -c */
+	uint64_t freq;	      /* -F */
+	bool callgraph;	      /* kernel stacks + user stacks (fp walk) */
+	uint32_t ustack_copy; /* --call-graph dwarf: user stack bytes per sample, else 0 */
 	unsigned int depth;
 	bool data_addr;
 	bool all, cpus_given;

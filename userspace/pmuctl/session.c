@@ -135,6 +135,24 @@ static int setup_config(struct session *s, const struct record_opts *o)
 	c->stack_depth = o->depth;
 	if (o->callgraph)
 		c->flags |= PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK;
+	if (o->ustack_copy) {
+		/* the fp walk stays on: pmuconv's fallback where CFI is missing */
+		c->flags |= PMUPROF_CF_USTACK_COPY;
+		c->ustack_copy_size = o->ustack_copy;
+		if (!o->ring_size) {
+			/* room for 64 of the largest records per CPU (at least the
+			 * default ring), so a burst does not lose samples at once */
+			uint64_t want =
+				64 * ((uint64_t)PMUPROF_MAX_RECORD_NO_COPY +
+				      sizeof(struct pmuprof_sample_ustack) + o->ustack_copy);
+			uint64_t ring = PMUPROF_RING_DEFAULT;
+
+			while (ring < want &&
+			       ring < (s->info.ring_max ? s->info.ring_max : PMUPROF_RING_MAX))
+				ring <<= 1;
+			c->ring_size = (uint32_t)ring;
+		}
+	}
 	if (o->user_only)
 		c->flags |= PMUPROF_CF_EXCLUDE_KERNEL;
 	if (o->kernel_only)

@@ -103,7 +103,7 @@ static void mutate(struct pmuprof_config *c, uint64_t *s, int *expect)
 			*expect = EINVAL;
 		break;
 	case 9:
-		c->__reserved[tt_rnd(s) % 4] = tt_rnd(s) | 1;
+		c->__reserved[tt_rnd(s) % 3] = tt_rnd(s) | 1;
 		*expect = EINVAL;
 		break;
 	case 10:

@@ -153,6 +153,11 @@ M(m_pmu_en_bit, (c->events[0].source = PMUPROF_SOURCE_PMU, c->events[0].config =
 M(m_clock_config, c->events[0].config = 0x3c)
 M(m_clock_precise, c->events[0].flags = PMUPROF_EVF_PRECISE)
 M(m_reserved, c->__reserved[a] = 1)
+M(m_reserved32, c->__reserved32 = 1)
+M(m_copy_no_flag, c->ustack_copy_size = 8192)
+M(m_copy_odd, (c->flags |= PMUPROF_CF_USTACK_COPY, c->ustack_copy_size = 8190))
+M(m_copy_big_small_ring, (c->flags |= PMUPROF_CF_USTACK_COPY,
+			  c->ustack_copy_size = PMUPROF_USTACK_COPY_MAX, c->ring_size = 1u << 17))
 M(m_ev_reserved, c->events[0].__reserved[a] = 1ull << 63)
 M(m_slot_beyond, c->events[PMUPROF_MAX_EVENTS - 1].period = 1)
 M(m_target, c->target = (uint32_t)a)
@@ -260,8 +265,12 @@ static void build_cases(void)
 	add("pmu-16-events", m_max_events_pmu, 0, pmu ? ANY_ERR : ENODEV);
 	add("clock-with-config", m_clock_config, 0, EINVAL);
 	add("clock-precise", m_clock_precise, 0, EINVAL);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 3; i++)
 		add("reserved", m_reserved, i, EINVAL);
+	add("reserved32", m_reserved32, 0, EINVAL);
+	add("ustack-copy-size-no-flag", m_copy_no_flag, 0, EINVAL);
+	add("ustack-copy-odd", m_copy_odd, 0, EINVAL);
+	add("ustack-copy-64k-small-ring", m_copy_big_small_ring, 0, EINVAL);
 	add("ev-reserved0", m_ev_reserved, 0, EINVAL);
 	add("ev-reserved1", m_ev_reserved, 1, EINVAL);
 	add("slot-beyond-nr-events", m_slot_beyond, 0, EINVAL);
@@ -752,7 +761,7 @@ static void random_config(struct pmuprof_config *c, uint64_t *s, int *must_fail)
 			c->events[0].flags = (uint32_t)tt_rnd(s) & (tt_rnd(s) % 2 ? 3 : ~0u);
 			break;
 		case 9:
-			c->__reserved[tt_rnd(s) % 4] = tt_rnd(s) | 1;
+			c->__reserved[tt_rnd(s) % 3] = tt_rnd(s) | 1;
 			break;
 		case 10:
 			c->wakeup_bytes = (uint32_t)tt_rnd(s) >> (tt_rnd(s) % 32);
@@ -772,7 +781,7 @@ static void random_config(struct pmuprof_config *c, uint64_t *s, int *must_fail)
 	/* Judge the final config: a later mutation may overwrite an earlier
 	 * invalid one (two flag mutations, the second valid). */
 	*must_fail = (c->flags & ~PMUPROF_CF__ALL) || (c->events[0].flags & ~PMUPROF_EVF__ALL);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 3; i++)
 		if (c->__reserved[i])
 			*must_fail = 1;
 }
@@ -948,7 +957,7 @@ static void random_op(int fd, uint64_t *s, char *big, int id)
 		FAILF("%s: invalid call succeeded\n", what);
 }
 
-#define RELFUZZ_BIG 16384 /* multiple of the 4096 alignment */
+#define RELFUZZ_BIG 81920 /* multiple of the 4096 alignment */
 _Static_assert(RELFUZZ_BIG >= PMUPROF_READ_MIN + 4096, "random reads must fit the buffer");
 
 static volatile int thr_done[16];

@@ -59,4 +59,11 @@ if [ -n "$rec" ] && [ -n "$rep" ] && awk -v a="$rec" -v b="$rep" 'BEGIN { d = a 
 else
 	fail_check one-duration "pmuctl said '$rec' s, pmuconv report '$rep' s"
 fi
+if "$VERIFY" "$RESULTS/dwarf.pmu" --comm split7030 --ustack-copy 4096 --min-samples 100 \
+	>"$RESULTS/verify-dwarf.txt" 2>&1; then
+	pass_check dwarf-copies-match-fp-walk
+else
+	fail_check dwarf-copies-match-fp-walk "$(grep -E 'FAIL|ustack_copies' "$RESULTS/verify-dwarf.txt" | head -n 3 | tr '\n' ' ')"
+fi
+cat "$RESULTS/verify-dwarf.txt"
 host_done

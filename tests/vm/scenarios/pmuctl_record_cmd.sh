@@ -53,6 +53,22 @@ mkdir -p "$RESULTS/defaults" && cd "$RESULTS/defaults" &&
 	[ -s pmuprof.data ] && [ -s pmuprof.data.old ] && pass_check default-output ||
 	fail_check default-output "no pmuprof.data and pmuprof.data.old: $(ls -la "$RESULTS/defaults")"
 cd /
+# --call-graph dwarf,4096 (issue 18's capture): user regs and 4 KiB of user
+# stack per sample; the host half checks the copies byte for byte against
+# the module's frame-pointer walk (split7030 keeps frame pointers).
+pmuctl record -e cpu-clock -F 2000 --call-graph dwarf,4096 -o "$RESULTS/dwarf.pmu" \
+	-- split7030 -c 1 -s 2 >"$RESULTS/record-dwarf.txt" 2>&1
+rc=$?
+cat "$RESULTS/record-dwarf.txt"
+[ $rc -eq 0 ] && grep -q 'user stack copies (--call-graph dwarf): ' "$RESULTS/record-dwarf.txt" &&
+	pass_check record-dwarf ||
+	fail_check record-dwarf "exit $rc: $(tail -n 2 "$RESULTS/record-dwarf.txt")"
+pmuctl record -e cpu-clock --call-graph dwarf,4097 -o "$RESULTS/bad.pmu" -- true \
+	>"$RESULTS/record-dwarf-bad.txt" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q 'multiple of 8 bytes' "$RESULTS/record-dwarf-bad.txt" &&
+	pass_check dwarf-bad-size ||
+	fail_check dwarf-bad-size "exit $rc: $(cat "$RESULTS/record-dwarf-bad.txt")"
 # The host symbolizes with the very binaries the guest ran.
 cp /usr/local/bin/split7030 /usr/local/bin/syscall_heavy "$RESULTS/"
 

@@ -11,6 +11,13 @@
  *   pmuctl-verify FILE [--pid PID | --comm COMM] [--binary HOSTPATH]
  *                 [--expect FUNC]... [--min-samples N] [--min-mapped PCT]
  *                 [--only-cpu N] [--only-pid] [--each-comm COMM]
+ *                 [--ustack-copy SIZE]
+ * --ustack-copy (a --call-graph dwarf recording of a frame-pointer build):
+ * every sample of the target carries user regs and a SIZE-byte stack copy
+ * whose IP is the FP walk's first frame, and the frame-pointer chain
+ * followed inside the copied bytes from the copied RBP gives the same
+ * return addresses as the walk the module did (for the frames that lie
+ * inside the copy): the copy is the stack as it was, byte for byte.
  * Prints key=value lines; exits 0 when every check passes, 1 otherwise with
  * "verify: FAIL: reason" lines on stderr.
  */
@@ -40,7 +47,42 @@ struct ctx {
 		uint64_t user, mapped;
 	} each[256];
 	int nr_each;
+	uint32_t ucopy_size; /* --ustack-copy: expected size, 0 = no check */
+	uint64_t ucopy, ucopy_bad, ucopy_empty, ucopy_frames, ucopy_frames_ok, ucopy_missing;
 };
+
+/* The FP chain inside the copied stack: frames found there that match the
+ * module's walk (ustack[1..]), and frames compared. */
+static void check_ucopy(struct ctx *c, const struct pmufile_sample_view *v)
+{
+	const struct pmuprof_sample_ustack *u = v->ucopy;
+	uint64_t sp = u->regs[PMUPROF_UREG_SP], fp = u->regs[PMUPROF_UREG_BP];
+	unsigned int i;
+
+	c->ucopy++;
+	if (u->size != c->ucopy_size || u->valid > u->size ||
+	    (v->s->nr_ustack && u->regs[PMUPROF_UREG_IP] != v->ustack[0])) {
+		c->ucopy_bad++;
+		return;
+	}
+	if (!u->valid) {
+		/* legal: the user stack could not be read at all (a page not
+		 * present, or the mm being switched: exec) */
+		c->ucopy_empty++;
+		return;
+	}
+	for (i = 1; i < v->s->nr_ustack; i++) {
+		uint64_t frame[2];
+
+		if (fp < sp || fp - sp + 16 > u->valid)
+			break; /* the rest of the chain lies above the copy */
+		memcpy(frame, v->ucopy_stack + (fp - sp), sizeof(frame));
+		c->ucopy_frames++;
+		if (frame[1] == v->ustack[i])
+			c->ucopy_frames_ok++;
+		fp = frame[0];
+	}
+}
 
 static int on_record(void *arg, const struct pmuprof_record_header *rec)
 {
@@ -80,6 +122,12 @@ static int on_record(void *arg, const struct pmuprof_record_header *rec)
 	if (c->target_pid <= 0 || (int)v.s->pid != c->target_pid)
 		return 0;
 	c->target++;
+	if (c->ucopy_size) {
+		if (v.ucopy)
+			check_ucopy(c, &v);
+		else if (v.s->hdr.misc & PMUPROF_MISC_USER)
+			c->ucopy_missing++;
+	}
 	ip = tt_user_ip(&v);
 	if (!ip)
 		return 0;
@@ -112,6 +160,7 @@ int main(int argc, char **argv)
 		{"only-cpu", required_argument, NULL, 'C'},
 		{"only-pid", no_argument, NULL, 'P'},
 		{"each-comm", required_argument, NULL, 'E'},
+		{"ustack-copy", required_argument, NULL, 'U'},
 		{NULL, 0, NULL, 0},
 	};
 	static struct ctx c;
@@ -152,6 +201,9 @@ int main(int argc, char **argv)
 			break;
 		case 'E':
 			c.each_comm = optarg;
+			break;
+		case 'U':
+			c.ucopy_size = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
 		default:
 			fprintf(stderr, "usage: pmuctl-verify FILE [--pid PID | --comm COMM] "
@@ -223,6 +275,24 @@ int main(int argc, char **argv)
 			tt_fail("%llu samples map to a binary whose build-id differs from the host "
 				"copy",
 				U(c.id_mismatch));
+	}
+	if (c.ucopy_size) {
+		printf("ustack_copies=%llu bad=%llu empty=%llu missing=%llu frames_in_copy=%llu "
+		       "frames_match=%llu\n",
+		       U(c.ucopy), U(c.ucopy_bad), U(c.ucopy_empty), U(c.ucopy_missing),
+		       U(c.ucopy_frames), U(c.ucopy_frames_ok));
+		if (c.ucopy_empty * 100 > c.ucopy)
+			tt_fail("%llu of %llu user stack copies are empty (more than 1 %%)",
+				U(c.ucopy_empty), U(c.ucopy));
+		if (!c.ucopy || c.ucopy_bad || c.ucopy_missing)
+			tt_fail("user stack copies: %llu, %llu malformed, %llu user samples "
+				"without "
+				"one",
+				U(c.ucopy), U(c.ucopy_bad), U(c.ucopy_missing));
+		if (c.ucopy_frames < c.ucopy || c.ucopy_frames_ok != c.ucopy_frames)
+			tt_fail("the frame-pointer chain inside the copies matches the module's "
+				"walk in %llu of %llu frames",
+				U(c.ucopy_frames_ok), U(c.ucopy_frames));
 	}
 	if (c.each_comm) {
 		int with_user = 0, with_maps = 0;
