@@ -103,6 +103,7 @@ enum pmuprof_cpu_vendor {
 #define PMUPROF_INFO_HYPERVISOR (1u << 0) /* CPUID.1:ECX.hypervisor set */
 #define PMUPROF_INFO_FULL_WIDTH (1u << 1) /* full-width counter writes */
 #define PMUPROF_INFO_PRIVILEGED (1u << 2) /* opener may see kernel/phys addrs */
+#define PMUPROF_INFO_PID_CPUS	(1u << 3) /* TARGET_PID takes a cpu_mask (-C with -p) */
 
 struct pmuprof_info {
 	__u32 size;		       /* in: sizeof(struct pmuprof_info) */
@@ -167,7 +168,8 @@ struct pmuprof_event_config {
 enum pmuprof_target {
 	PMUPROF_TARGET_ALL = 0,	 /* every online CPU */
 	PMUPROF_TARGET_CPUS = 1, /* cpu_mask */
-	PMUPROF_TARGET_PID = 2,	 /* pid and its threads, on any CPU */
+	PMUPROF_TARGET_PID = 2,	 /* pid and its threads, on any CPU or (cpu_mask
+				  * not all zero, PMUPROF_INFO_PID_CPUS) on those */
 };
 
 #define PMUPROF_CF_KSTACK	  (1u << 0) /* record kernel call stacks */
@@ -223,7 +225,7 @@ struct pmuprof_config {
 	__u32 wakeup_bytes; /* wake reader when this much is queued; 0 = ring/4 */
 	__u32 target;	    /* enum pmuprof_target */
 	__s32 pid;	    /* PMUPROF_TARGET_PID: tgid to follow (+ descendants: CF_INHERIT) */
-	__u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* PMUPROF_TARGET_CPUS */
+	__u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* TARGET_CPUS; TARGET_PID: 0 or a subset */
 	__u32 ustack_copy_size; /* PMUPROF_CF_USTACK_COPY: bytes, see above; else 0 */
 	__u32 __reserved32;
 	__u64 __reserved[3];

@@ -647,7 +647,8 @@ int pp_session_alloc_rings(struct pp_session *s)
 
 	cpumask_clear(s->targets);
 	for_each_possible_cpu (cpu) {
-		if (cfg->target == PMUPROF_TARGET_CPUS &&
+		/* TARGET_CPUS, or TARGET_PID given CPUs (-C with -p/COMMAND) */
+		if (s->plan.cap.cpu_filter &&
 		    !(cpu < PMUPROF_MAX_CPUS && ((cfg->cpu_mask[cpu / 64] >> (cpu % 64)) & 1)))
 			continue;
 		cpumask_set_cpu(cpu, s->targets);

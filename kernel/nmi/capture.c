@@ -244,7 +244,8 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 	}
 
 	/* Filters first: they are the cheap way out. */
-	if (p->target == PMUPROF_TARGET_CPUS && !cpu_in_mask(p->cpu_mask, r->cpu))
+	if ((p->target == PMUPROF_TARGET_CPUS || p->cpu_filter) &&
+	    !cpu_in_mask(p->cpu_mask, r->cpu))
 		goto filtered;
 	if (regs->user ? (p->flags & PMUPROF_CF_EXCLUDE_USER)
 		       : (p->flags & PMUPROF_CF_EXCLUDE_KERNEL))

@@ -66,7 +66,8 @@ struct capture_params {
 	s32 pid;	 /* PMUPROF_TARGET_PID: tgid */
 	bool privileged; /* may see kernel addresses */
 	u32 nr_events;
-	u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* PMUPROF_TARGET_CPUS */
+	u64 cpu_mask[PMUPROF_MAX_CPUS / 64]; /* TARGET_CPUS, or TARGET_PID with cpu_filter */
+	bool cpu_filter; /* only cpu_mask's CPUs (TARGET_CPUS; TARGET_PID given a mask) */
 	/* CF_INHERIT: a descendant (not the target process itself) is kept
 	 * only if plat_current_traceable_by(opener_uid, opener_gid) when
 	 * inherit_check_creds is set (the opener lacks CAP_SYS_PTRACE).

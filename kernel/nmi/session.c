@@ -19,6 +19,7 @@ void session__fill_info(struct pmuprof_info *info, const struct pmu_caps *caps, 
 		info->flags |= PMUPROF_INFO_FULL_WIDTH;
 	if (privileged)
 		info->flags |= PMUPROF_INFO_PRIVILEGED;
+	info->flags |= PMUPROF_INFO_PID_CPUS;
 
 	/* The one-CPU TIMER fallback always works; NMI_IPI needs another CPU
 	 * that can come online to send the NMI from (while only one is online,
@@ -89,12 +90,28 @@ static bool is_clock_source(u32 source)
 		return -(err);                                                                     \
 	} while (0)
 
+static int check_mask(const __u64 *mask, u32 nr_cpus, const char **why)
+{
+	u32 w;
+
+	for (w = 0; w < PMUPROF_MAX_CPUS / 64; w++) {
+		u64 m = mask[w];
+		u32 base = w * 64;
+
+		if (!m)
+			continue;
+		/* any bit at or beyond nr_cpus names a CPU that cannot exist */
+		if (base >= nr_cpus || (nr_cpus - base < 64 && (m >> (nr_cpus - base))))
+			FAIL(EINVAL, "cpu_mask names a CPU >= nr_cpus");
+	}
+	return 0;
+}
+
 static int check_target(const struct session_env *env, const struct pmuprof_config *cfg,
 			const char **why)
 {
 	u32 nr_cpus = env->info->nr_cpus;
 	bool mask_empty = all_zero(cfg->cpu_mask, sizeof(cfg->cpu_mask));
-	u32 w;
 
 	switch (cfg->target) {
 	case PMUPROF_TARGET_ALL:
@@ -106,23 +123,13 @@ static int check_target(const struct session_env *env, const struct pmuprof_conf
 			FAIL(EINVAL, "target CPUS takes no pid");
 		if (mask_empty)
 			FAIL(EINVAL, "target CPUS with an empty cpu_mask");
-		for (w = 0; w < PMUPROF_MAX_CPUS / 64; w++) {
-			u64 m = cfg->cpu_mask[w];
-			u32 base = w * 64;
-
-			if (!m)
-				continue;
-			/* any bit at or beyond nr_cpus names a CPU that cannot exist */
-			if (base >= nr_cpus || (nr_cpus - base < 64 && (m >> (nr_cpus - base))))
-				FAIL(EINVAL, "cpu_mask names a CPU >= nr_cpus");
-		}
-		return 0;
+		return check_mask(cfg->cpu_mask, nr_cpus, why);
 	case PMUPROF_TARGET_PID:
 		if (cfg->pid <= 0)
 			FAIL(EINVAL, "target PID needs a pid > 0");
-		if (!mask_empty)
-			FAIL(EINVAL, "target PID takes no cpu_mask");
-		return 0;
+		/* a mask restricts the process's sampling to those CPUs
+		 * (pmuctl record -C with -p or COMMAND, as perf allows) */
+		return check_mask(cfg->cpu_mask, nr_cpus, why);
 	default:
 		FAIL(EINVAL, "unknown target");
 	}
@@ -289,6 +296,8 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 	 * knows better (it clears this for CAP_SYS_PTRACE). */
 	out->cap.inherit_check_creds = (cfg->flags & PMUPROF_CF_INHERIT) != 0;
 	memcpy(out->cap.cpu_mask, cfg->cpu_mask, sizeof(out->cap.cpu_mask));
+	out->cap.cpu_filter = cfg->target == PMUPROF_TARGET_CPUS ||
+			      !all_zero(cfg->cpu_mask, sizeof(cfg->cpu_mask));
 	return 0;
 }
 

@@ -4,7 +4,9 @@
 # in the current directory (diff: pmuprof.data.old and pmuprof.data, as
 # pmuctl record leaves them) or says clearly that there is none; `-` reads a
 # .pmu (or text) from standard input, piped or redirected, with the same
-# output as the file apart from the source line.
+# output as the file apart from the source line. pmuctl record checks what
+# needs no module (event names, -C, -p, COMMAND) before looking for it, so
+# this host (no module: never loaded here) hears about the real mistake.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
@@ -84,4 +86,30 @@ printf 'main;work 3\n' | "$PMUCONV" folded - >got.txt 2>/dev/null
 "$PMUCONV" report - </dev/null >out.txt 2>err.txt
 rc=$?
 [ $rc -ne 0 ] && grep -q 'empty' err.txt && ok stdin-empty || ko stdin-empty "exit $rc: $(cat err.txt)"
+
+# pmuctl record: mistakes named before the (missing) module
+pre() {
+	_name=$1 _pat=$2
+	shift 2
+	"$PMUCTL" record -o "$D/x.pmu" "$@" >out.txt 2>&1
+	_rc=$?
+	if [ $_rc -eq 1 ] && grep -q -- "$_pat" out.txt && [ "$(grep -c . out.txt)" -eq 1 ] &&
+		[ ! -e "$D/x.pmu" ]; then
+		ok "record-$_name"
+	else
+		ko "record-$_name" "exit $_rc: $(head -c 300 out.txt)"
+	fi
+}
+pre unknown-event "unknown event 'cyclez'" -e cyclez -a
+pre bad-cpu "-C 9999: a CPU number is beyond this machine's CPUs" -C 9999 -- true
+pre bad-cpu-list "-C 1-x: give a CPU list" -C 1-x -- true
+pre no-pid "-p 999999999: no such process" -p 999999999
+pre no-command "cannot run 'no-such-program-x': No such file or directory" -- no-such-program-x
+# -C together with -p or COMMAND is accepted (the module is what is missing)
+"$PMUCTL" record -C 0 -o "$D/x.pmu" -- true >out.txt 2>&1
+if [ -e /dev/pmuprof ] || grep -q 'module is not loaded' out.txt; then
+	ok record-C-with-command
+else
+	ko record-C-with-command "$(head -c 300 out.txt)"
+fi
 exit 0

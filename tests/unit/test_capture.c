@@ -281,6 +281,12 @@ E(e_pid_mask)
 	c->pid = 42;
 	c->cpu_mask[1] = 1;
 }
+E(e_pid_cpus)
+{
+	c->target = PMUPROF_TARGET_PID;
+	c->pid = 42;
+	c->cpu_mask[0] = 0x2;
+}
 E(e_nr0)
 {
 	c->nr_events = 0;
@@ -446,7 +452,8 @@ static const struct vcase vcases[] = {
 	{"target PID", e_pid_ok, NULL, 0},
 	{"target PID 0", e_pid_zero, NULL, EINVAL},
 	{"target PID -1", e_pid_neg, NULL, EINVAL},
-	{"target PID with mask", e_pid_mask, NULL, EINVAL},
+	{"target PID with a CPU beyond nr_cpus", e_pid_mask, NULL, EINVAL},
+	{"target PID on CPU 1 (-C with -p)", e_pid_cpus, NULL, 0},
 	{"no events", e_nr0, NULL, EINVAL},
 	{"17 events", e_nr17, NULL, EINVAL},
 	{"slot beyond nr_events", e_slot_beyond, NULL, EINVAL},
@@ -543,6 +550,22 @@ START_TEST(test_validate_normalises)
 	ck_assert_uint_eq(plan.clock_period_ns, 250000);
 	ck_assert_uint_eq(plan.nr_pmu_events, 0);
 	ck_assert(plan.cap.privileged);
+	ck_assert(!plan.cap.cpu_filter); /* target ALL */
+	/* -C with -p: TARGET_PID restricted to a CPU set; without -C, any CPU */
+	cfg.target = PMUPROF_TARGET_PID;
+	cfg.pid = 42;
+	cfg.cpu_mask[0] = 0x2;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), 0);
+	ck_assert(plan.cap.cpu_filter);
+	ck_assert_uint_eq(plan.cap.cpu_mask[0], 0x2);
+	cfg.cpu_mask[0] = 0;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), 0);
+	ck_assert(!plan.cap.cpu_filter);
+	cfg.target = PMUPROF_TARGET_CPUS;
+	cfg.pid = 0;
+	cfg.cpu_mask[0] = 0x1;
+	ck_assert_int_eq(session__validate(&env, &cfg, &plan, &why), 0);
+	ck_assert(plan.cap.cpu_filter);
 
 	env.info = &info_pmu;
 	env.caps = &caps_intel;
@@ -931,9 +954,24 @@ START_TEST(test_filters)
 	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
 			 CAPTURE_WRITTEN);
 
-	ck_assert_uint_eq(cc.ctx[0].st.filtered, 5);
-	ck_assert_uint_eq(cc.ctx[0].st.captured, 4);
-	ck_assert_uint_eq(cc.ctx[0].st.samples, 4);
+	/* TARGET_PID given CPUs (-C with -p): the pid and the CPU must match */
+	plat_test_task_set(1234, 1235, "app", false, false);
+	cp.target = PMUPROF_TARGET_PID;
+	cp.pid = 1234;
+	cp.cpu_filter = true;
+	cp.cpu_mask[0] = 1u << 2;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_FILTERED);
+	cp.cpu_mask[0] = 1u << 3;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_WRITTEN);
+	cp.pid = 99;
+	ck_assert_int_eq(capture__sample(&cc, 0, &cp, &ring, &u, 2, 0, 1, 1, &wake),
+			 CAPTURE_FILTERED);
+
+	ck_assert_uint_eq(cc.ctx[0].st.filtered, 7);
+	ck_assert_uint_eq(cc.ctx[0].st.captured, 5);
+	ck_assert_uint_eq(cc.ctx[0].st.samples, 5);
 }
 END_TEST
 

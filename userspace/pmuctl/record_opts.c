@@ -22,7 +22,8 @@ static void help(FILE *out)
 {
 	fprintf(out,
 		"usage: pmuctl record [-e EVENT[/PERIOD]]... [-c PERIOD | -F HZ] [-g] [--depth N]\n"
-		"                     [--data-addr] [-a | -C CPUS | -p PID | -- COMMAND ARGS...]\n"
+		"                     [--data-addr] [-a | [-C CPUS] [-p PID | -- COMMAND "
+		"ARGS...]]\n"
 		"                     [--inherit | --no-inherit] [-u | -k] [--duration SEC]\n"
 		"                     [--ring-size BYTES] [-o FILE]\n\n"
 		"Record samples into a pmuprof data file (default " DEFAULT_OUTPUT
@@ -37,6 +38,11 @@ static void help(FILE *out)
 		"                        dtlb-store-misses, itlb-misses), a libpfm4 name, rNNNN,\n"
 		"                        or cpu-clock (NMI-IPI timer, no PMU needed). Default:\n"
 		"                        cycles, or cpu-clock where there is no PMU.\n"
+		"                        Modifiers: :u / :k user or kernel mode only; :p (also\n"
+		"                        :pp, :ppp: one level) precise sampling with PEBS, the\n"
+		"                        exact IP and, for loads and stores, the exact data\n"
+		"                        address (Intel PMU with usable PEBS only; refused\n"
+		"                        elsewhere), e.g. -e mem_inst_retired:all_loads:pp\n"
 		"  -c, --count PERIOD    sample every PERIOD events (ns for cpu-clock)\n"
 		"  -F, --freq HZ         sample at about HZ per second (default %d)\n"
 		"  -g                    record kernel and user call stacks (user: frame "
@@ -49,7 +55,8 @@ static void help(FILE *out)
 		"      --depth N         frames per stack (default %d, at most %d)\n"
 		"      --data-addr       record data addresses and page sizes\n"
 		"  -a, --all-cpus        every CPU, every process\n"
-		"  -C, --cpu CPUS        these CPUs only (e.g. 0-3,6)\n"
+		"  -C, --cpu CPUS        these CPUs only (e.g. 0-3,6); with -p or COMMAND, that\n"
+		"                        process only while it runs on them (as perf)\n"
 		"  -p, --pid PID         this process and its threads\n"
 		"  -- COMMAND ARGS...    run COMMAND and record it with all its child\n"
 		"                        processes (started after recording starts)\n"
@@ -243,16 +250,18 @@ int record_opts__parse(struct record_opts *o, int argc, char **argv)
 					  "-c and -F exclude each other: give a period or a rate");
 	if (o->user_only && o->kernel_only)
 		return pmuctl_usage_error("record", "-u and -k exclude each other");
-	ntargets = o->all + o->cpus_given + (o->pid > 0) + (o->command != NULL);
-	if (ntargets == 0)
+	/* -C may narrow -p or COMMAND to those CPUs (as perf allows) */
+	ntargets = o->all + (o->pid > 0) + (o->command != NULL);
+	if (ntargets == 0 && !o->cpus_given)
 		return pmuctl_usage_error(
 			"record", "nothing to record: give -a, -C CPUS, -p PID or -- COMMAND");
-	if (ntargets > 1)
-		return pmuctl_usage_error("record",
-					  "-a, -C, -p and COMMAND exclude each other; pick one");
+	if (ntargets > 1 || (o->all && o->cpus_given))
+		return pmuctl_usage_error("record", "-a, -p and COMMAND exclude each other, and "
+						    "-a excludes -C; pick one (-C narrows -p "
+						    "or COMMAND to those CPUs)");
 	if (o->inherit >= 0 && !(o->pid > 0) && !o->command)
 		return pmuctl_usage_error("record",
-					  "--%s needs -p PID or COMMAND (-a and -C "
+					  "--%s needs -p PID or COMMAND (-a and -C alone "
 					  "record every process anyway)",
 					  o->inherit ? "inherit" : "no-inherit");
 	if (o->depth && !o->callgraph)

@@ -3,10 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -187,6 +190,21 @@ static int setup_config(struct session *s, const struct record_opts *o)
 			return -EINVAL;
 		}
 		c->target = PMUPROF_TARGET_CPUS;
+	}
+	if (o->cpus_given && (o->pid > 0 || o->command)) {
+		/* as perf: the process (tree), only while on those CPUs */
+		if (!(s->info.flags & PMUPROF_INFO_PID_CPUS)) {
+			pmuctl_err("-C with %s: this pmuprof module cannot restrict a process to "
+				   "CPUs; load the module built with this pmuctl, or drop -C",
+				   o->command ? "COMMAND" : "-p");
+			return -EOPNOTSUPP;
+		}
+		c->target = PMUPROF_TARGET_PID;
+		c->pid = o->pid; /* COMMAND: filled in once forked */
+		if (record_opts__inherit(o))
+			c->flags |= PMUPROF_CF_INHERIT;
+	} else if (o->cpus_given) {
+		/* TARGET_CPUS, set above */
 	} else if (o->pid > 0 || o->command) {
 		c->target = PMUPROF_TARGET_PID;
 		c->pid = o->pid; /* COMMAND: filled in once forked */
@@ -237,8 +255,77 @@ int session__configure(struct session *s, bool inherit_asked)
 	return -e;
 }
 
+/* execvp's lookup: COMMAND is a path, or an executable file in $PATH. */
+static int command_errno(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	char full[PATH_MAX];
+	int e = ENOENT;
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) == 0 ? 0 : errno;
+	for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; p;) {
+		const char *colon = strchr(p, ':');
+		int n = colon ? (int)(colon - p) : (int)strlen(p);
+		struct stat st;
+
+		snprintf(full, sizeof(full), "%.*s/%s", n, n ? p : ".", cmd);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(full, X_OK) == 0)
+				return 0;
+			e = EACCES;
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	return e;
+}
+
+static int precheck(const struct record_opts *o)
+{
+	unsigned long long mask[PMUPROF_MAX_CPUS / 64];
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char err[1024];
+	int i, n, e;
+
+	for (i = 0; i < o->nr_events; i++) {
+		struct pmuctl_event ev;
+		int ret = events__resolve(o->events[i], &ev, err, sizeof(err));
+
+		/* unknown or malformed whatever the module offers; the rest
+		 * (no PMU, PEBS, periods) is judged against GET_INFO */
+		if (ret == -ENOENT || ret == -EINVAL) {
+			pmuctl_err("%s", err);
+			return ret;
+		}
+	}
+	if (o->cpus_given) {
+		n = args__cpulist(o->cpus, mask, PMUPROF_MAX_CPUS / 64,
+				  ncpu > 0 && ncpu < PMUPROF_MAX_CPUS ? (unsigned int)ncpu
+								      : PMUPROF_MAX_CPUS);
+		if (n <= 0) {
+			pmuctl_err("-C %s: %s", o->cpus,
+				   n == -ERANGE ? "a CPU number is beyond this machine's CPUs"
+						: "give a CPU list such as 0-3,6");
+			return -EINVAL;
+		}
+	}
+	if (o->pid > 0 && kill(o->pid, 0) < 0 && errno == ESRCH) {
+		pmuctl_err("-p %d: no such process", o->pid);
+		return -ESRCH;
+	}
+	if (o->command && (e = command_errno(o->command[0])) != 0) {
+		pmuctl_err("cannot run '%s': %s", o->command[0], strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 int session__open(struct session *s, struct record_opts *o)
 {
+	int ret = precheck(o);
+
+	if (ret < 0)
+		return ret;
 	s->fd = device__open(O_NONBLOCK);
 	if (s->fd < 0)
 		return s->fd;

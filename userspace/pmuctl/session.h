@@ -23,7 +23,11 @@ struct session {
 };
 
 /* Open the device, GET_INFO, resolve o's events (the default one is put
- * into o) and build the configuration. 0 or -errno. */
+ * into o) and build the configuration. 0 or -errno. First, what needs no
+ * module is checked (so a host without it hears about a misspelt event, a
+ * bad -C list, a missing -p process or COMMAND, not about the module):
+ * event names and modifiers, the -C list against the CPUs configured, that
+ * -p PID exists and that COMMAND can be found. */
 int session__open(struct session *s, struct record_opts *o);
 /* CONFIGURE; without the module's PMUPROF_CF_INHERIT the default tree
  * recording falls back to one process, an asked-for one fails. 0 or -errno. */

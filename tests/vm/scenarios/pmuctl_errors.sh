@@ -34,12 +34,20 @@ wait_started() {
 expect no-module-record 1 "module is not loaded; load it with 'modprobe pmuprof'" \
 	pmuctl record -a --duration 1 -o /tmp/x.pmu
 expect no-module-info 1 "insmod pmuprof.ko" pmuctl info
+# What needs no module is checked first: a misspelt event, a bad -C list, a
+# missing -p process or COMMAND are named as such, not as a missing module.
+expect no-module-unknown-event 1 "unknown event 'cyclez'" pmuctl record -e cyclez -a -o /tmp/x.pmu
+expect no-module-bad-cpu 1 "beyond this machine's CPUs" pmuctl record -C 64 -o /tmp/x.pmu -- true
+expect no-module-bad-pid 1 "no such process" pmuctl record -p 999999 -o /tmp/x.pmu
+expect no-module-no-command 1 "cannot run 'no-such-program': No such file or directory" \
+	pmuctl record -o /tmp/x.pmu -- no-such-program
 # Flags are checked before the device is opened.
 expect bad-flag 2 "unknown option '--bogus'" pmuctl record --bogus -a
 expect period-zero-c 2 "0 is invalid" pmuctl record -c 0 -a
 expect c-and-F 2 "exclude each other" pmuctl record -c 100000 -F 100 -a
 expect no-target 2 "nothing to record" pmuctl record -e cpu-clock
 expect two-targets 2 "exclude each other" pmuctl record -a -p 1
+expect a-and-C 2 "exclude" pmuctl record -a -C 0
 expect u-and-k 2 "exclude each other" pmuctl record -u -k -a
 expect bad-ring 2 "power of two" pmuctl record --ring-size 3000 -a
 
