@@ -80,6 +80,7 @@ module:
 		cat $(BUILD)/module-build.log; test $$rc -eq 0
 	@if grep -q "warning:" $(BUILD)/module-build.log; then \
 		echo "module: the module build printed warnings (see above); they are errors here" >&2; exit 1; fi
+	@sh scripts/kmod-notice.sh kernel/pmuprof.ko $(KDIR)
 
 # The VM tests boot Debian's kernel $(KVER). When KDIR is another kernel (a
 # machine with headers for its own running kernel), build a second copy of

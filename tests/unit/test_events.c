@@ -348,7 +348,7 @@ START_TEST(test_list)
 	setenv("LIBPFM_FORCE_PMU", "skl", 1);
 	ck_assert_int_eq(events__init(err, sizeof(err)), 0);
 	f = open_memstream(&buf, &len);
-	n = events__list(f, "walk_completed_1g", false);
+	n = events__list(f, "walk_completed_1g", false, NULL);
 	fclose(f);
 	ck_assert_int_ge(n, 2); /* DTLB_LOAD_MISSES and DTLB_STORE_MISSES at least */
 	ck_assert_ptr_nonnull(strstr(buf, "DTLB_LOAD_MISSES"));
@@ -356,10 +356,55 @@ START_TEST(test_list)
 	ck_assert_ptr_null(strstr(buf, ":STLB_HIT")); /* other umasks filtered out */
 	free(buf);
 	f = open_memstream(&buf, &len);
-	n = events__list(f, "no-such-event-anywhere", false);
+	n = events__list(f, "no-such-event-anywhere", false, NULL);
 	fclose(f);
 	ck_assert_int_eq(n, 0);
 	free(buf);
+}
+END_TEST
+
+/* An AMD core PMU (libpfm4 lists ~250 events pmuprof cannot program):
+ * pmuctl list shows cpu-clock and one line saying why and how many events
+ * are left out; --all (hidden_why NULL) lists them; Intel lists all. */
+START_TEST(test_list_amd_hidden)
+{
+	char err[256], *buf = NULL;
+	const char *why;
+	size_t len = 0;
+	FILE *f;
+	int n;
+
+	setenv("LIBPFM_FORCE_PMU", "amd64_fam17h", 1);
+	ck_assert_int_eq(events__init(err, sizeof(err)), 0);
+	why = events__hw_unusable();
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "AMD"));
+	f = open_memstream(&buf, &len);
+	n = events__list(f, NULL, false, why);
+	fclose(f);
+	ck_assert_int_eq(n, 1);
+	ck_assert_ptr_nonnull(strstr(buf, "cpu-clock"));
+	ck_assert_ptr_nonnull(strstr(buf, "Only cpu-clock is usable here: this is an AMD CPU"));
+	ck_assert_ptr_nonnull(strstr(buf, "'pmuctl list --all' lists them"));
+	ck_assert_ptr_null(strstr(buf, "RETIRED_INSTRUCTIONS"));
+	ck_assert_ptr_null(strstr(buf, "cycles "));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	n = events__list(f, NULL, false, NULL);
+	fclose(f);
+	ck_assert_int_gt(n, 50);
+	ck_assert_ptr_nonnull(strstr(buf, "RETIRED_INSTRUCTIONS"));
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_list_intel_usable)
+{
+	char err[256];
+
+	setenv("LIBPFM_FORCE_PMU", "skl", 1);
+	ck_assert_int_eq(events__init(err, sizeof(err)), 0);
+	ck_assert_ptr_null(events__hw_unusable());
 }
 END_TEST
 
@@ -617,6 +662,8 @@ static Suite *events_suite(void)
 	tcase_add_test(tc, test_suggest_and_distance);
 	tcase_add_test(tc, test_match);
 	tcase_add_test(tc, test_list);
+	tcase_add_test(tc, test_list_amd_hidden);
+	tcase_add_test(tc, test_list_intel_usable);
 	tcase_add_test(tc, test_evtsel);
 	tcase_add_test(tc, test_counters);
 	suite_add_tcase(s, tc);

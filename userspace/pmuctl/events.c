@@ -752,11 +752,62 @@ static const char *generic_usable(int i)
 	return pfm_find_event(q) >= 0 ? map : NULL;
 }
 
-int events__list(FILE *out, const char *pattern, bool verbose)
+const char *events__hw_unusable(void)
+{
+	static char buf[256];
+
+	/* libpfm4's AMD core PMUs are all named amd64_* (amd64_k8_*,
+	 * amd64_fam10h.. amd64_fam19h_zen*) */
+	if (core_pmu >= 0 && !strncmp(core_info.name, "amd64", 5)) {
+		snprintf(buf, sizeof(buf),
+			 "this is an AMD CPU (libpfm4 PMU %s) and pmuprof programs only Intel's "
+			 "architectural PMU",
+			 core_info.name);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Events (with their unit masks) libpfm4 lists for the core PMU that match. */
+static int count_hw(const char *pattern, bool verbose)
+{
+	int n = 0, idx;
+
+	for (idx = core_info.first_event; core_pmu >= 0 && idx != -1;
+	     idx = pfm_get_event_next(idx)) {
+		pfm_event_info_t ei;
+
+		memset(&ei, 0, sizeof(ei));
+		ei.size = sizeof(ei);
+		if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+			continue;
+		n += !pattern || events__match(pattern, ei.name) ||
+		     (verbose && ei.desc && events__match(pattern, ei.desc));
+	}
+	return n;
+}
+
+int events__list(FILE *out, const char *pattern, bool verbose, const char *hidden_why)
 {
 	int printed = 0, i, idx;
 	bool header = false;
 
+	if (hidden_why) {
+		int nhw = count_hw(pattern, verbose);
+
+		if (events__match(pattern, CPU_CLOCK_NAME)) {
+			fprintf(out, "pmuprof generic events:\n  %-20s %-40s %s\n", CPU_CLOCK_NAME,
+				"NMI-IPI timer (no PMU needed)",
+				"CPU time; period in ns, -F in Hz");
+			printed++;
+		}
+		fprintf(out,
+			"%sOnly cpu-clock is usable here: %s. Not listed: the %d generic hardware "
+			"events and %d %s events; 'pmuctl list --all' lists them.\n",
+			printed ? "\n" : "", hidden_why, GEN__N, nhw,
+			core_pmu >= 0 ? core_info.name : "hardware");
+		return printed ? printed : 1;
+	}
 	for (i = 0; i < GEN__N; i++) {
 		const char *map = core_pmu >= 0 ? generic_usable(i) : NULL;
 

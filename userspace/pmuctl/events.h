@@ -57,9 +57,15 @@ int events__generic_count(void);
 const char *events__generic_name(int i);
 const char *events__generic_mapping(int i);
 
+/* Why the hardware events libpfm4 lists for this CPU cannot be used by
+ * pmuprof whatever the module says (an AMD PMU: pmuprof programs Intel's
+ * architectural PMU only), or NULL. */
+const char *events__hw_unusable(void);
 /* `pmuctl list`: print events whose names match pattern (NULL = all);
- * returns the number printed. */
-int events__list(FILE *out, const char *pattern, bool verbose);
+ * returns the number printed. hidden_why non-NULL: the hardware events are
+ * not usable here for that reason and only cpu-clock is listed, followed by
+ * one line saying how many were left out and that --all shows them. */
+int events__list(FILE *out, const char *pattern, bool verbose, const char *hidden_why);
 
 /*
  * Counter budget of a session: fixed-counter events take their fixed counter
