@@ -142,11 +142,16 @@ install: userspace
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	$(if $(MAN_PAGES),install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 scripts/completion/pmuctl scripts/completion/pmuconv \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/
 	sh scripts/dkms-install.sh install "$(DESTDIR)"
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(BINS)))
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(MAN_PAGES)))
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pmuctl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pmuconv
 	sh scripts/dkms-install.sh uninstall "$(DESTDIR)"
 
 clean:

@@ -18,6 +18,7 @@ fi
 rm -f "$D.log"
 ok make-install
 for f in usr/bin/pmuctl usr/bin/pmuconv usr/share/man/man1/pmuctl.1 usr/share/man/man1/pmuconv.1 \
+	usr/share/bash-completion/completions/pmuctl usr/share/bash-completion/completions/pmuconv \
 	etc/udev/rules.d/60-pmuprof.rules "usr/src/pmuprof-$VER/dkms.conf" \
 	"usr/src/pmuprof-$VER/kernel/Kbuild" "usr/src/pmuprof-$VER/include/uapi/pmuprof.h"; do
 	[ -e "$D/$f" ] && ok "file:$f" || ko "file:$f" "missing after install"
