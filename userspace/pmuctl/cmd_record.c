@@ -37,6 +37,10 @@
 #include "util.h"
 
 #define STATUS_INTERVAL_MS 1000
+/* Buffered records reach the file at least this often, so a recording
+ * killed with SIGKILL (or its machine dying) loses at most about this much
+ * (pmuconv --salvage reads the rest); the writer otherwise waits for 1 MiB. */
+#define FLUSH_INTERVAL_MS 1000
 
 struct recorder {
 	struct record_opts o;
@@ -47,7 +51,7 @@ struct recorder {
 	struct procmaps *pm;
 	struct ksyms *ks;
 	uint64_t last_samples[PMUPROF_MAX_EVENTS];
-	uint64_t start_mono, last_status;
+	uint64_t start_mono, last_status, last_flush;
 	bool tty, status_shown;
 };
 
@@ -113,6 +117,12 @@ static void on_tick(void *ctx, uint64_t now)
 
 	if (r->tty && now - r->last_status >= STATUS_INTERVAL_MS * 1000000ull)
 		status_line(r, now);
+	if (now - r->last_flush >= FLUSH_INTERVAL_MS * 1000000ull) {
+		/* an error stays in the writer: the next records call returns
+		 * it and the loop stops there */
+		pmufile_writer__flush(r->w);
+		r->last_flush = now;
+	}
 }
 
 static const struct drain_ops record_drain = {
@@ -268,7 +278,7 @@ int cmd_record(int argc, char **argv)
 	if (session__start(&r.s) < 0)
 		goto out_abort;
 	started = true;
-	r.start_mono = r.last_status = now_ns(CLOCK_MONOTONIC);
+	r.start_mono = r.last_status = r.last_flush = now_ns(CLOCK_MONOTONIC);
 	r.tty = !r.o.quiet && isatty(STDERR_FILENO);
 	if (!r.o.quiet)
 		pmuctl_note("recording to %s; stop with Ctrl-C%s", r.o.output,

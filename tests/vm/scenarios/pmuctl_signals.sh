@@ -51,6 +51,26 @@ else
 	pass_check cmd-ended
 fi
 
+# SIGKILL: what pmuctl had buffered is lost, but it writes its buffer out
+# at least once a second, so the file grows past its header within a
+# second or so of the start (waited for, bounded at 10 s) and a kill then
+# leaves samples for pmuconv --salvage (host half). It used to keep up to
+# 1 MiB in memory: a killed small recording had no samples at all.
+out=$RESULTS/kill.txt
+pmuctl record -C 0 -e cpu-clock -F 200 -o "$RESULTS/killed.pmu" </dev/null >"$out" 2>&1 &
+p=$!
+wait_started "$out" || fail "pmuctl record never said it started: $(cat "$out")"
+size0=$(wc -c <"$RESULTS/killed.pmu")
+n=0
+while [ "$(wc -c <"$RESULTS/killed.pmu")" -le "$size0" ] && [ $n -lt 200 ]; do
+	usleep 50000
+	n=$((n + 1))
+done
+size1=$(wc -c <"$RESULTS/killed.pmu")
+kill -9 $p
+wait $p 2>/dev/null
+[ "$size1" -gt "$size0" ] && pass_check sigkill-flushed ||
+	fail_check sigkill-flushed "the file stayed at $size0 bytes for 10 s of recording"
 # Full disk: a 16 KiB tmpfs holds the header but not a second of -a samples
 # (the file no longer carries the 4 MB kallsyms snapshot that filled 1 MiB).
 mkdir -p /mnt/tiny && mount -t tmpfs -o size=16k tiny /mnt/tiny || fail "cannot mount a tiny tmpfs"
