@@ -110,5 +110,6 @@ int cmd_archive(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_speedscope(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_perfdata(int argc, char **argv);
 
 #endif

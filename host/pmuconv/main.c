@@ -23,6 +23,7 @@ static const struct pc_cmd {
 	{"pprof", cmd_pprof, "pprof profile (go tool pprof, Pyroscope, Parca)"},
 	{"speedscope", cmd_speedscope, "speedscope JSON profile (speedscope.app)"},
 	{"script", cmd_script, "every sample, one per line, in perf script's layout"},
+	{"perf-data", cmd_perfdata, "a perf.data file for perf report/script, hotspot"},
 };
 
 static const struct pc_cmd *find_cmd(const char *name)

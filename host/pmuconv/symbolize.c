@@ -895,3 +895,18 @@ struct sym_result sym__kernel(struct symbolizer *s, uint64_t addr)
 	s->st.unresolved++;
 	return (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};
 }
+
+size_t sym__file_build_id(const char *symfs, const char *path, uint8_t *out)
+{
+	struct symbolizer s = {.o = {.symfs = symfs}};
+	struct elf_handle h;
+	char buf[4096];
+	size_t n;
+
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    elf_open(&h, under_symfs(&s, path, buf, sizeof(buf))))
+		return 0;
+	n = elf_build_id(h.e, out);
+	elf_close(&h);
+	return n;
+}

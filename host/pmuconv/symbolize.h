@@ -83,6 +83,10 @@ struct sym_stats {
 };
 void sym__stats(const struct symbolizer *s, struct sym_stats *out);
 
+/* The NT_GNU_BUILD_ID of the ELF file at path (under symfs when not NULL)
+ * into out (20 bytes); its size, or 0 if the file or the note is missing. */
+size_t sym__file_build_id(const char *symfs, const char *path, uint8_t *out);
+
 /* Exposed for unit tests. */
 uint32_t sym_crc32(uint32_t crc, const void *buf, size_t len);
 
