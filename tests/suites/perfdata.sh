@@ -1,0 +1,199 @@
+#!/bin/sh
+# `pmuconv perf-data` read back by Linux perf (the host's perf 6.1, which
+# `make deps` installs: linux-perf), on the fixture of tests/data/perfdata
+# (a PIE built here, two events, kernel and module frames, data addresses,
+# LOST records):
+#   - perf report --sort sym lists the same top 10 functions per event as
+#     pmuconv report, self shares within 0.5 percentage points;
+#   - perf report shows the lost samples pmuconv report counts;
+#   - perf script shows the data address and page-size columns, with as many
+#     samples per data page size as pmuconv pagesize counts;
+#   - filters (-e, --pid, --time) reach the perf.data file;
+#   - perf script text of the export, read back by pmuconv pagesize/report
+#     (the import direction), gives the page-size split and top functions of
+#     the original recording;
+#   - truncated and damaged recordings (pmugen, every 64th truncation
+#     length and flipped bytes): exit 1 with a message, never a crash, and no
+#     output or temporary file left behind.
+# Prints PASS/FAIL lines; always exits 0.
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
+MKDATA=${MKDATA:-$BUILD/tests/pmuconv_mkdata}
+PMUGEN=${PMUGEN:-$BUILD/bin/pmugen}
+PERF=${PERF:-perf}
+CMP=$ROOT/tests/tools/perfdata/compare_top.py
+export LC_ALL=C
+
+for need in "$PMUCONV" "$MKDATA" "$PMUGEN"; do
+	if [ ! -x "$need" ]; then
+		echo "FAIL: perfdata/setup (no $need; run make all unit)"
+		exit 0
+	fi
+done
+if ! command -v "$PERF" >/dev/null 2>&1; then
+	echo "FAIL: perfdata/setup (no perf on this host; make deps installs linux-perf)"
+	exit 0
+fi
+W=$(mktemp -d "${TMPDIR:-/tmp}/perfdata.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+if ! sh "$ROOT/tests/data/perfdata/gen.sh" "$W" "$MKDATA" >"$W/gen.log" 2>&1; then
+	echo "FAIL: perfdata/setup (gen.sh: $(tail -n 1 "$W/gen.log"))"
+	exit 0
+fi
+cd "$W" || exit 0
+
+pass() { echo "PASS: perfdata/$1"; }
+fail() { echo "FAIL: perfdata/$1 ($2)"; }
+# perf report of FILE, symbols from the recording's kallsyms
+preport() {
+	f=$1
+	shift
+	"$PERF" report -i "$f" --kallsyms "$f.kallsyms" --stdio "$@" 2>"$f.report.err"
+}
+
+# ---- export
+if "$PMUCONV" perf-data data.pmu -o out.data 2>export.err && [ -s out.data ] &&
+	[ -s out.data.kallsyms ] && [ -z "$(ls | grep '\.tmp\.')" ]; then
+	pass export
+else
+	fail export "exit $?: $(head -c 200 export.err)"
+fi
+
+# ---- top 10 per event, against pmuconv report
+"$PMUCONV" report data.pmu --json --top 10 -q >report.json
+preport out.data --sort sym --no-children -g none >perf-report.txt
+if python3 "$CMP" report.json perf-report.txt 10 0.5 >cmp.txt 2>&1; then
+	pass "perf-report-top10 ($(tr '\n' ' ' <cmp.txt | cut -c1-150))"
+else
+	fail perf-report-top10 "$(tr '\n' ' ' <cmp.txt | cut -c1-300)"
+fi
+
+# ---- lost samples
+want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["lost"])' report.json)
+got=$(sed -n 's/^# Total Lost Samples: \([0-9]*\)$/\1/p' perf-report.txt)
+if [ -n "$want" ] && [ "$want" != 0 ] && [ "$got" = "$want" ]; then
+	pass "perf-report-lost ($got)"
+else
+	fail perf-report-lost "perf report says '$got' lost samples, pmuconv report $want"
+fi
+
+# ---- data address and page-size columns: samples per data page size
+"$PERF" script -i out.data -F event,addr,data_page_size -G 2>/dev/null >script-addr.txt
+"$PMUCONV" pagesize data.pmu --json -e cycles -q >pagesize.json
+want=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["events"][0]["data"]
+print(" ".join("%s=%d" % (p, d[p]["samples"]) for p in ("4K", "2M", "1G") if d[p]["samples"]))
+' pagesize.json)
+# perf prints a page size as K/M with 1G as 1024M; addresses are hex
+got=$(awk '$1 == "cycles:" && $2 != "0" {
+		n = $3; u = substr(n, length(n)); v = substr(n, 1, length(n) - 1) + 0
+		if (u == "M" && v >= 1024) { v /= 1024; u = "G" }
+		c[v u]++ }
+	END { for (k in c) print k "=" c[k] }' script-addr.txt | sort | tr '\n' ' ' | sed 's/ $//')
+want=$(echo "$want" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+	pass "perf-script-data-page-size ($got)"
+else
+	fail perf-script-data-page-size "perf script: '$got', pmuconv pagesize: '$want'"
+fi
+
+# ---- filters reach the file
+"$PMUCONV" perf-data data.pmu -o ev.data -e cpu-clock -q
+preport ev.data --sort sym >ev.txt
+if grep -q "of event 'cpu-clock'" ev.txt && ! grep -q "of event 'cycles'" ev.txt; then
+	pass filter-event
+else
+	fail filter-event "perf report of -e cpu-clock: $(grep '^# Samples' ev.txt | tr '\n' ' ')"
+fi
+# the kernel samples are at session times 5100 and 5200 (12 cycles samples),
+# the recording starts at 1000: --time ,0.0000041 keeps all but those
+"$PMUCONV" perf-data data.pmu -o time.data --time ,0.0000041 -q
+n=$("$PERF" script -i time.data -F event -G 2>/dev/null | grep -c :)
+all=$("$PERF" script -i out.data -F event -G 2>/dev/null | grep -c :)
+if [ "$n" -eq $((all - 12)) ]; then
+	pass "filter-time ($n of $all samples)"
+else
+	fail filter-time "perf script counts $n of $all samples, expected $((all - 12))"
+fi
+"$PMUCONV" perf-data data.pmu -o pid.data -p 999 2>pid.err
+if [ "$("$PERF" script -i pid.data -G 2>/dev/null | grep -c :)" -eq 0 ] && grep -q 'no sample passed' pid.err; then
+	pass filter-pid
+else
+	fail filter-pid "samples of pid 999 in the export or no warning: $(head -c 150 pid.err)"
+fi
+
+# ---- import: perf script text of the export back into pmuconv
+"$PERF" script -i out.data --kallsyms out.data.kallsyms -F comm,pid,tid,cpu,time,event,ip,sym,dso,addr,phys_addr,data_page_size,period \
+	-G 2>/dev/null >script.txt
+"$PMUCONV" pagesize script.txt --json -e cycles -q >pagesize-script.json 2>import.err
+if python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["events"][0]
+b = json.load(open(sys.argv[2]))["events"][0]
+for p in ("4K", "2M", "1G", "unknown"):
+    if a["data"][p]["samples"] != b["data"][p]["samples"] or a["data"][p]["weight"] != b["data"][p]["weight"]:
+        sys.exit("%s: %s vs %s" % (p, a["data"][p], b["data"][p]))
+if a["no_data_access"] != b["no_data_access"]:
+    sys.exit("no data access: %d vs %d" % (a["no_data_access"], b["no_data_access"]))
+' pagesize.json pagesize-script.json >import.cmp 2>&1; then
+	pass import-perf-script-pagesize
+else
+	fail import-perf-script-pagesize "$(head -c 200 import.cmp) $(head -c 200 import.err)"
+fi
+
+# ---- damaged input: a clear error and no output left
+head -c 3000 data.pmu >cut.pmu
+"$PMUCONV" perf-data cut.pmu -o cut.data >cut.out 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'cut.pmu' cut.out && [ ! -e cut.data ] && [ ! -e cut.data.kallsyms ] &&
+	[ -z "$(ls | grep '\.tmp\.')" ]; then
+	pass "truncated-input ($(head -n 1 cut.out | cut -c1-120))"
+else
+	fail truncated-input "exit $rc, $(ls | grep 'cut\.' | tr '\n' ' '): $(head -c 200 cut.out)"
+fi
+# replay: pmugen recording, truncated every 64 bytes and bytes flipped
+mkdir dmg
+printf '%s\n' 'ffffffff81000000 T _text' 'ffffffff81001000 T do_syscall_64' \
+	'ffffffff81002000 t helper	[mod]' >dmg/kallsyms.txt
+if ! "$PMUGEN" -o dmg/base.pmu -n 30 -d 8 -k 3 -p 3 -S 6 -e 2 -l 7 -a -s 11 \
+	-K dmg/kallsyms.txt >dmg/pmugen.log 2>&1; then
+	fail damaged-replay "pmugen failed: $(head -n 1 dmg/pmugen.log)"
+	exit 0
+fi
+size=$(wc -c <dmg/base.pmu)
+i=0
+while [ $i -lt "$size" ]; do
+	head -c $i dmg/base.pmu >dmg/trunc-$i
+	i=$((i + 64))
+done
+i=5
+while [ $i -lt "$size" ]; do
+	cp dmg/base.pmu dmg/flip-$i
+	printf '\377' | dd of=dmg/flip-$i bs=1 seek=$i conv=notrunc 2>/dev/null
+	i=$((i + 97))
+done
+n=0
+bad=""
+for f in dmg/trunc-* dmg/flip-*; do
+	n=$((n + 1))
+	"$PMUCONV" perf-data "$f" -o dmg/out.data -q >dmg/out.err 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		[ -s dmg/out.data ] || bad="$bad $f:empty-output"
+	elif [ $rc -ne 1 ] || [ -e dmg/out.data ] || [ ! -s dmg/out.err ]; then
+		bad="$bad $f:exit$rc"
+	fi
+	rm -f dmg/out.data dmg/out.data.kallsyms
+done
+if [ -n "$(ls dmg | grep '\.tmp\.')" ]; then
+	bad="$bad temporary-files-left"
+fi
+if [ -z "$bad" ]; then
+	pass "damaged-replay ($n inputs)"
+else
+	fail damaged-replay "$(echo "$bad" | cut -c1-300)"
+fi
+exit 0
