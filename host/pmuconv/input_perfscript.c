@@ -10,11 +10,21 @@
  * frame is on the header line. Several events in one file become several
  * profiles.
  *
+ * Data addresses (`perf script -F ...,addr,phys_addr,data_page_size`, from
+ * `perf mem record --data-page-size` or `perf record -d --data-page-size`):
+ * perf prints ADDR right after "EVENT:", before the IP, and PHYS_ADDR and
+ * DATA_PAGE_SIZE ("4K", "2M", "1G" or "1024M", "N/A") last: at the end of
+ * the header line, or, with callchains, on an indented line of their own
+ * after the frames. Such samples carry an address part (sample.h) for the
+ * page-size consumer: the data page size when ADDR is not 0, else "no data
+ * address". perf script has no code page size; those count as unknown.
+ *
  * Cost: one pass with memchr over lines; per frame one string hash.
  */
 #include "demangle.h"
 #include "inputs.h"
 #include "textparse.h"
+#include "uapi/pmuprof.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +46,13 @@ struct ps_state {
 	uint64_t period;
 	bool has_period;
 	bool header_frame; /* frame parsed from the header line */
+	/* data address part of the current sample */
+	bool lone_hex; /* the header had one hex token after the event: ADDR or IP */
+	uint64_t addr; /* data address (0: none) */
+	bool has_page; /* a data_page_size column was seen */
+	uint8_t dpage; /* enum ps_page of it */
+	char ip_name[256];
+	struct pc_addr_part part;
 	uint64_t lineno;
 	double t_first, t_last;
 	bool has_time;
@@ -156,6 +173,59 @@ static const char *kernel_dso_module(const char *dso, size_t len, size_t *mlen)
 	return dso;
 }
 
+/* A data_page_size column: "4K", "2M", "1G" (or "1024M"), other sizes, "N/A".
+ * Returns false if [p, e) is not one; *page is enum ps_page. */
+static bool page_size_token(const char *p, const char *e, uint8_t *page)
+{
+	uint64_t v;
+
+	if (e - p == 3 && !memcmp(p, "N/A", 3)) {
+		*page = PS_UNKNOWN;
+		return true;
+	}
+	if (e - p < 2 || !parse_u64_span(p, e - 1, &v))
+		return false;
+	switch (e[-1]) {
+	case 'K':
+		*page = v == 4 ? PS_4K : PS_UNKNOWN;
+		return true;
+	case 'M':
+		*page = v == 2 ? PS_2M : v == 1024 ? PS_1G : PS_UNKNOWN;
+		return true;
+	case 'G':
+		*page = v == 1 ? PS_1G : PS_UNKNOWN;
+		return true;
+	}
+	return false;
+}
+
+/* The trailing "[PHYS_ADDR] DATA_PAGE_SIZE" columns of [p, e): if present,
+ * note the page size and return where they start; else e. */
+static const char *strip_page_cols(struct ps_state *st, const char *p, const char *e)
+{
+	const char *te = e, *ts, *q;
+	uint8_t page;
+	uint64_t v;
+
+	while (te > p && is_ws(te[-1]))
+		te--;
+	for (ts = te; ts > p && !is_ws(ts[-1]); ts--)
+		;
+	if (ts == te || !page_size_token(ts, te, &page))
+		return e;
+	st->has_page = true;
+	st->dpage = page;
+	/* PHYS_ADDR before it (hex); a ")" ends the DSO instead */
+	for (q = ts; q > p && is_ws(q[-1]); q--)
+		;
+	const char *ps = q;
+	while (ps > p && !is_ws(ps[-1]))
+		ps--;
+	if (ps < q && parse_hex_span(ps, q, &v))
+		return ps;
+	return ts;
+}
+
 /* Parse "ADDR SYM+0xOFF (DSO)" in [p, e) and push it. */
 static int push_frame(struct ps_state *st, const char *p, const char *e)
 {
@@ -226,6 +296,20 @@ static int end_sample(struct ps_state *st)
 	s.event = st->agg->index;
 	s.comm_len = (uint32_t)st->comm_len;
 	s.weight = st->f->weight == PC_WEIGHT_PERIOD && st->has_period ? st->period : 1;
+	s.kernel_mode = st->nr && st->fr[0].kernel;
+	if (st->has_page) {
+		struct pc_addr_part *a = &st->part;
+		snprintf(st->ip_name, sizeof(st->ip_name), "%.*s", st->nr ? (int)st->fr[0].len : 9,
+			 st->nr ? st->fr[0].name : "[unknown]");
+		*a = (struct pc_addr_part){
+			.samples = 1, .weight = s.weight, .ip_name = st->ip_name};
+		a->status = st->addr ? PMUPROF_ADDR_OK : PMUPROF_ADDR_NO_MEM_OPERAND;
+		a->data_page = st->addr ? st->dpage : PS_NONE;
+		a->code_page = PS_UNKNOWN;
+		s.addr = a;
+		s.nr_addr = 1;
+		st->set->acct.has_pages = st->set->acct.has_data_addr = true;
+	}
 	return pc_stream__emit(st->out, &s);
 }
 
@@ -284,19 +368,34 @@ static int start_sample(struct ps_state *st, const struct ps_header *h)
 			st->t_last = h->time;
 		st->has_time = true;
 	}
-	/* frame on the header line (no callchain) */
+	/* frame on the header line (no callchain), after ADDR if present and
+	 * before the page-size columns if present */
 	st->header_frame = false;
-	const char *r0 = h->rest;
-	if (r0 < h->end) {
-		const char *t = tok_end(r0, h->end);
-		uint64_t ip;
+	st->lone_hex = false;
+	st->has_page = false;
+	st->addr = 0;
+	const char *r0 = h->rest, *re = strip_page_cols(st, h->rest, h->end);
+	if (r0 < re) {
+		const char *t = tok_end(r0, re), *r1 = skip_ws(t, re), *t1 = tok_end(r1, re);
+		uint64_t ip, v;
 		if (parse_hex_span(r0, t, &ip)) {
-			int r = push_frame(st, r0, h->end);
+			if (r1 < re && parse_hex_span(r1, t1, &v)) { /* ADDR IP ... */
+				st->addr = ip;
+				r0 = r1;
+			} else if (r1 == re) { /* one hex token: ADDR or IP */
+				st->lone_hex = true;
+				st->addr = ip;
+				if (st->has_page) /* "ADDR [PHYS] SIZE": no IP */
+					return 0;
+			}
+			int r = push_frame(st, r0, re);
 			if (r)
 				return r;
 			st->header_frame = true;
 		}
 	}
+	if (!st->lone_hex && !(st->addr && st->has_page))
+		st->addr = 0;
 	return 0;
 }
 
@@ -360,15 +459,21 @@ int input_perfscript_parse(struct pc_set *s, const char *buf, size_t len, const 
 		}
 		if (st->drop)
 			continue;
+		/* "[PHYS_ADDR] DATA_PAGE_SIZE" after the callchain */
+		if (strip_page_cols(st, q, le) == q)
+			continue;
 		if (!parse_hex_span(q, t1, &ip0)) {
 			pc_set__skip(s, "line %llu: frame line without an address: %.*s",
 				     (unsigned long long)st->lineno, PC_SNIP(q, le), q);
 			continue;
 		}
 		if (st->header_frame) {
-			/* callchain repeats the IP; the header frame was a guess */
+			/* callchain repeats the IP; the header frame was a guess,
+			 * and a lone hex token on the header was ADDR */
 			st->nr = 0;
 			st->header_frame = false;
+			if (!st->lone_hex)
+				st->addr = 0;
 		}
 		if ((r = push_frame(st, q, le)))
 			break;
