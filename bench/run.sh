@@ -8,7 +8,7 @@
 # (3) lost samples under pressure, and where loss begins    [VM]
 # (4) per-CPU ring microbenchmark (bench/ring, callgrind)    [host]
 # (5) pmuconv folded throughput, native format + perf script, and the
-#     pprof / speedscope exports of the native file [host]
+#     pprof / speedscope / perf.data exports of the native file [host]
 #
 # Prints the table and writes out/bench/results.{txt,md,json}; raw results
 # (key=value lines, guest logs, data files) go to out/bench/raw/. The VM
@@ -273,10 +273,31 @@ conv_one() {
 	done
 }
 
+# export_one NAME INPUT SAMPLES SUBCOMMAND: CONV_REPEATS timed runs of
+# pmuconv SUBCOMMAND INPUT -o FILE (an exporter); "conv" lines as above.
+export_one() {
+	name=$1 in=$2 n=$3 sub=$4
+	bytes=$(stat -c %s "$in")
+	i=1
+	while [ $i -le $CONV_REPEATS ]; do
+		rm -f "$RAW/bt.txt"
+		"$BT" -o "$RAW/bt.txt" -l t -- "$BUILD/bin/pmuconv" "$sub" -q "$in" \
+			-o "$SCRATCH/out.export" 2>"$RAW/conv-$name.err"
+		st=$(sed -n 's/.* status=\([0-9]*\).*/\1/p' "$RAW/bt.txt")
+		if [ "$st" != 0 ]; then
+			na conv "$name" "pmuconv $sub exited ${st:-?}: $(tail -n 1 "$RAW/conv-$name.err")"
+			return
+		fi
+		kv "conv what=$name rep=$i samples=$n bytes=$bytes stacks=- $(sed 's/^t //' "$RAW/bt.txt")"
+		i=$((i + 1))
+	done
+	rm -f "$SCRATCH"/out.export*
+}
+
 run_conv() {
 	say "host: converter throughput ($CONV_SAMPLES samples native, $PS_MB MB perf script)"
 	if [ ! -x "$BUILD/bin/pmuconv" ] || [ ! -x "$BUILD/bin/pmugen" ]; then
-		for w in native-sym export-pprof export-speedscope native-nosym perfscript-sym perfscript-nosym; do
+		for w in native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym; do
 			na conv "$w" "build/bin/pmuconv or build/bin/pmugen not built (make all unit)"
 		done
 		return
@@ -296,8 +317,9 @@ run_conv() {
 			conv_one "export-$x" "$g" "$CONV_SAMPLES"
 		done
 		CONV_CMD=
+		export_one export-perfdata "$g" "$CONV_SAMPLES" perf-data
 	else
-		for w in native-sym export-pprof export-speedscope; do
+		for w in native-sym export-pprof export-speedscope export-perfdata; do
 			na conv "$w" "pmugen failed: $(tail -n 1 "$RAW/pmugen.log")"
 		done
 	fi
@@ -329,7 +351,7 @@ else
 fi
 if [ "$ONLY" = vm ]; then
 	na ring all "not run (--only vm)"
-	for w in native-sym export-pprof export-speedscope native-nosym perfscript-sym perfscript-nosym; do
+	for w in native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym; do
 		na conv "$w" "not run (--only vm)"
 	done
 else
