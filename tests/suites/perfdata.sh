@@ -82,22 +82,10 @@ fi
 # ---- data address and page-size columns: samples per data page size
 "$PERF" script -i out.data -F event,addr,data_page_size -G 2>/dev/null >script-addr.txt
 "$PMUCONV" pagesize data.pmu --json -e cycles -q >pagesize.json
-want=$(python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))["events"][0]["data"]
-print(" ".join("%s=%d" % (p, d[p]["samples"]) for p in ("4K", "2M", "1G") if d[p]["samples"]))
-' pagesize.json)
-# perf prints a page size as K/M with 1G as 1024M; addresses are hex
-got=$(awk '$1 == "cycles:" && $2 != "0" {
-		n = $3; u = substr(n, length(n)); v = substr(n, 1, length(n) - 1) + 0
-		if (u == "M" && v >= 1024) { v /= 1024; u = "G" }
-		c[v u]++ }
-	END { for (k in c) print k "=" c[k] }' script-addr.txt | sort | tr '\n' ' ' | sed 's/ $//')
-want=$(echo "$want" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
-if [ -n "$want" ] && [ "$got" = "$want" ]; then
-	pass "perf-script-data-page-size ($got)"
+if python3 "$ROOT/tests/tools/perfdata/compare_pages.py" pagesize.json script-addr.txt cycles >pages.txt 2>&1; then
+	pass "perf-script-data-page-size ($(cat pages.txt))"
 else
-	fail perf-script-data-page-size "perf script: '$got', pmuconv pagesize: '$want'"
+	fail perf-script-data-page-size "$(tr '\n' ' ' <pages.txt | cut -c1-300)"
 fi
 
 # ---- filters reach the file
