@@ -426,7 +426,8 @@ static int write_kallsyms(const struct pmufile *f, const char *path, char *err, 
 	memcpy(tmp + strlen(path), ".tmp.XXXXXX", 12);
 	if ((fd = mkstemp(tmp)) < 0) {
 		e = errno;
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(e));
+		snprintf(err, errlen, "cannot create %s (a temporary file beside it first): %s",
+			 path, strerror(e));
 		return -e;
 	}
 	for (size_t off = 0; off < f->kallsyms_len && !e;) {

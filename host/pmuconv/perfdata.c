@@ -198,7 +198,8 @@ struct pd_writer *pd_writer__open(const char *path, const struct pd_event *ev, u
 	w->fd = mkstemp(w->tmp);
 	if (w->fd < 0) {
 		e = errno;
-		snprintf(err, errlen, "cannot create %s: %s", w->tmp, strerror(e));
+		snprintf(err, errlen, "cannot create %s (a temporary file beside it first): %s",
+			 path, strerror(e));
 		free(w->tmp);
 		w->tmp = NULL;
 		goto out;

@@ -96,9 +96,10 @@ if grep -q "of event 'cpu-clock'" ev.txt && ! grep -q "of event 'cycles'" ev.txt
 else
 	fail filter-event "perf report of -e cpu-clock: $(grep '^# Samples' ev.txt | tr '\n' ' ')"
 fi
-# the kernel samples are at session times 5100 and 5200 (12 cycles samples),
-# the recording starts at 1000: --time ,0.0000041 keeps all but those
-"$PMUCONV" perf-data data.pmu -o time.data --time ,0.0000041 -q
+# the kernel samples at session times 5100 and 5200 ns (12 cycles samples):
+# --time ,0.0000050 (up to 5.0999 us, as filterspec.h rounds END) keeps all
+# but those
+"$PMUCONV" perf-data data.pmu -o time.data --time ,0.0000050 -q
 n=$("$PERF" script -i time.data -F event -G 2>/dev/null | grep -c :)
 all=$("$PERF" script -i out.data -F event -G 2>/dev/null | grep -c :)
 if [ "$n" -eq $((all - 12)) ]; then
