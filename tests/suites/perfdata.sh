@@ -114,6 +114,26 @@ else
 	fail filter-pid "samples of pid 999 in the export or no warning: $(head -c 150 pid.err)"
 fi
 
+# --kernel-only: only kernel-mode samples and [k] symbols; --user-only: the
+# user side of every sample (the 37 kernel-mode cycles samples keep their
+# user frames), no [k] symbol
+"$PMUCONV" perf-data data.pmu -o k.data --kernel-only -q
+"$PMUCONV" perf-data data.pmu -o u.data --user-only -q
+# the cycles section of a perf report
+cycles_part() { awk "/^# Samples: .* of event '/ { on = /'cycles'/ } on"; }
+preport k.data --sort sym --no-children -g none | cycles_part >k.txt
+preport u.data --sort sym --no-children -g none | cycles_part >u.txt
+nk=$(grep -c '%  *\[k\]' k.txt)
+nku=$(grep -c '%  *\[\.\]' k.txt)
+nu=$(grep -c '%  *\[k\]' u.txt)
+su=$(sed -n "s/^# Samples: \([0-9]*\) *of event 'cycles'/\1/p" u.txt)
+sk=$(sed -n "s/^# Samples: \([0-9]*\) *of event 'cycles'/\1/p" k.txt)
+if [ "$nk" -gt 0 ] && [ "$nku" -eq 0 ] && [ "$nu" -eq 0 ] && [ "$su" = 270 ] && [ "$sk" = 37 ]; then
+	pass "filter-mode (kernel-only $sk samples, user-only $su)"
+else
+	fail filter-mode "kernel-only: $sk samples, $nk [k] and $nku [.] symbols; user-only: $su samples, $nu [k] symbols"
+fi
+
 # ---- import: perf script text of the export back into pmuconv
 "$PERF" script -i out.data --kallsyms out.data.kallsyms -F comm,pid,tid,cpu,time,event,ip,sym,dso,addr,phys_addr,data_page_size,period \
 	-G 2>/dev/null >script.txt
