@@ -4,7 +4,7 @@
 # here from a pmugen recording (every truncation length in 8-byte steps,
 # flipped bytes, a big-endian marker, a newer version). A memory error, UB
 # or a crash fails the case. The same damaged files then go through pmuconv's
-# exporters (pprof, speedscope): each must either convert (what --salvage
+# exporters (pprof, speedscope, perf-data): each must either convert (what --salvage
 # would not even be needed for) or exit 1 with a "pmuconv:" message and leave
 # no output and no temporary file; a crash or any other exit fails.
 # Prints PASS/FAIL/SKIP lines; always exits 0.
@@ -86,7 +86,7 @@ if [ ! -x "$PMUCONV" ]; then
 	exit 0
 fi
 out=$DATA/exported
-for x in pprof speedscope; do
+for x in pprof speedscope perf-data; do
 	rm -rf "$out"
 	mkdir -p "$out"
 	n=0
@@ -97,8 +97,8 @@ for x in pprof speedscope; do
 		"$PMUCONV" $x "$f" -o "$o" -q >/dev/null 2>"$out/err"
 		rc=$?
 		if [ "$rc" = 0 ] && [ -s "$o" ]; then
-			rm -f "$o"
-		elif [ "$rc" = 1 ] && [ ! -e "$o" ] && grep -q '^pmuconv' "$out/err"; then
+			rm -f "$o" "$o.kallsyms"
+		elif [ "$rc" = 1 ] && [ ! -e "$o" ] && [ ! -e "$o.kallsyms" ] && grep -q '^pmuconv' "$out/err"; then
 			:
 		else
 			bad="$(basename "$f"): exit $rc, output $([ -e "$o" ] && echo left || echo absent), stderr: $(head -n 1 "$out/err" | cut -c1-100)"
