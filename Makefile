@@ -51,7 +51,7 @@ GUEST_BINS :=
 UNIT_TESTS :=
 MAN_PAGES :=
 
-.PHONY: all module guest-module guest-bins userspace deps check unit vm-tests demo vm-test vm-shell qemu-pmu \
+.PHONY: all module guest-module guest-bins userspace deps check unit vm-tests demo vm-test vm-shell qemu-pmu deb install-tools \
 	bench soak install uninstall clean format format-check
 
 all: module userspace
@@ -138,14 +138,23 @@ format:
 format-check:
 	@git ls-files '*.[ch]' | xargs clang-format --dry-run --Werror
 
-install: userspace
+install: install-tools
+	sh scripts/dkms-install.sh install "$(DESTDIR)"
+
+# The tools alone (the pmuprof-tools package; make deb).
+install-tools: userspace
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	$(if $(MAN_PAGES),install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0644 scripts/completion/pmuctl scripts/completion/pmuconv \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/
-	sh scripts/dkms-install.sh install "$(DESTDIR)"
+
+# Debian packages (Debian's tooling: dpkg-buildpackage, debhelper, dh-dkms)
+# from a copy of the tracked files in $(BUILD)/deb/pmuprof-VERSION/:
+# pmuprof-dkms_VERSION_all.deb and pmuprof-tools_VERSION_amd64.deb there.
+deb:
+	@sh scripts/mkdeb.sh "$(BUILD)/deb"
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(BINS)))

@@ -14,6 +14,8 @@ meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3-venv flex bi
 # node, above, for the speedscope schema check, whose npm packages
 # npm-exporters.sh installs)
 PKGS="$PKGS protobuf-c-compiler libprotobuf-c-dev golang-go"
+# make deb (Debian's packaging tools; dpkg-dev is above)
+PKGS="$PKGS debhelper dh-dkms"
 # `deps.sh soak` also installs what only `make soak` needs (clang for libFuzzer).
 [ "${1:-}" = soak ] && PKGS="$PKGS clang"
 missing=""
