@@ -112,9 +112,13 @@ struct pp_cpu {
 	u32 cpu;
 };
 
-/* An NMI IPI not consumed after this long is taken as lost and sent again
- * (sampler.c: one IPI outstanding per target). */
+/* STOP waits this long for the last NMI IPIs to be taken (sampler.c:
+ * pp_ipis_drain), then forgets the ones that never were. */
 #define PP_IPI_LOST_NS (100 * NSEC_PER_MSEC)
+/* A backstop: an NMI IPI still not consumed after this long is sent again.
+ * Long, because a re-send that reaches the target inside the NMI that takes
+ * the first one comes as a second, unclaimed NMI (sampler.c). */
+#define PP_IPI_RESEND_NS (1000 * NSEC_PER_MSEC)
 /* An NMI that served a PMI of ours takes the outstanding IPI too only when
  * it was sent longer ago than this (it must have landed: merged with this
  * NMI, or it would have come first); a younger one comes by itself. */

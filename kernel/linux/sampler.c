@@ -16,9 +16,15 @@
  *     atomic_set(&T->nmi_pending, 1);         (P1, pairs with H1)
  * then one apic->send_IPI_mask(targets, NMI_VECTOR). While the previous IPI
  * is unconsumed (the target is stalled, or inside a long NMI) its due
- * sample is not sent and is counted in ipis_outstanding; after
- * PP_IPI_LOST_NS the IPI is taken as lost and sent again (IPIs to a CPU that
- * has not taken the first one merge with it in its NMI latch). Each target
+ * sample is not sent and is counted in ipis_outstanding (missed samples).
+ * An NMI IPI is not lost: it merges in the target's NMI latch with whatever
+ * NMI comes, and the next NMI the target takes consumes the flag (an NMI
+ * that served a PMI leaves a young flag for the next NMI, see below). Only
+ * as a backstop, after PP_IPI_RESEND_NS (1 s), is it sent again: a re-send
+ * that reaches the target inside the NMI that takes the first one comes as
+ * a second NMI that finds nothing, reported as unknown. With the re-send at
+ * 100 ms, as before, a vCPU that the host did not run for that long (two
+ * busy processes beside the VM on 2 cores) made one now and then. Each target
  * keeps its own period (throttling doubles it) and next due time; the timer
  * fires at the earliest due time of its role. Sessions with the TIMER source
  * plan `self` on every sampled CPU. With one online CPU the plan is that CPU
@@ -361,7 +367,7 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 			atomic_set(&tc->nmi_pending, 1); /* P1, pairs with H1 */
 			__cpumask_set_cpu(t, pc->ipi_mask);
 			sent++;
-		} else if (now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_LOST_NS) {
+		} else if (now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_RESEND_NS) {
 			WRITE_ONCE(tc->ipi_sent_ns, now); /* taken as lost: again */
 			__cpumask_set_cpu(t, pc->ipi_mask);
 			sent++;
