@@ -30,12 +30,11 @@ int cmd_html(int argc, char **argv)
 		fprintf(stderr, "pmuconv html: give the output file with -o report.html\n");
 		return 2;
 	}
-	if (!(acc = pagesize_acc__new(c.load.filter.mode))) {
+	if (!(acc = pagesize_acc__new(c.load.filter.mode, false))) {
 		r = 1;
 		goto out;
 	}
-	c.load.also =
-		(struct pc_consumer){.fn = pagesize_acc__consume, .ctx = acc, .wants_addr = true};
+	c.load.also = pagesize_acc__consumer(acc);
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto out;
 	if (s.acct.has_pages && !(ps = pagesize_acc__summarize(acc, &s))) {

@@ -36,10 +36,9 @@ int cmd_pagesize(int argc, char **argv)
 				"in this pmuconv)\n");
 		return 3;
 	}
-	if (!(acc = pagesize_acc__new(c.load.filter.mode)))
+	if (!(acc = pagesize_acc__new(c.load.filter.mode, false)))
 		return 1;
-	c.load.also =
-		(struct pc_consumer){.fn = pagesize_acc__consume, .ctx = acc, .wants_addr = true};
+	c.load.also = pagesize_acc__consumer(acc);
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto done;
 	if (!s.acct.has_pages) {

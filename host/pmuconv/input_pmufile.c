@@ -115,6 +115,15 @@ struct junk_bin {
 	uint64_t samples;
 };
 
+/* One sample's data access, kept from phase 1 for the access consumers
+ * (attributed to a recorded mapping once all MMAP frames are read). */
+struct access_ent {
+	uint64_t addr, time, weight;
+	int32_t pid;
+	uint16_t event; /* file event index */
+	uint8_t kmode, page;
+};
+
 struct loader {
 	struct pc_set *set;
 	const struct pc_filter *flt;
@@ -142,6 +151,8 @@ struct loader {
 	/* user stacks whose walk left the code: no frame pointers somewhere */
 	uint64_t ustack_samples, junk_samples, junk_other;
 	struct junk_bin junk_bins[JUNK_BINS];
+	struct access_ent *acc;		/* data accesses, when a consumer wants them */
+	size_t nr_acc, cap_acc;
 	/* accounting */
 	uint64_t records, samples, lost, throttled, unthrottled, bad;
 	uint64_t tmin, tmax;
@@ -343,6 +354,13 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	uint32_t dp = ad->addr_status == PMUPROF_ADDR_OK && ad->data_addr
 			      ? page_index(ad->data_page)
 			      : PS_NONE;
+	if (dp != PS_NONE && l->out->wants_access) {
+		if (pc_grow((void **)&l->acc, &l->cap_acc, l->nr_acc + 1, sizeof(*l->acc)))
+			return -ENOMEM;
+		l->acc[l->nr_acc++] = (struct access_ent){ad->data_addr, s->time_ns, w,
+							  (int32_t)s->pid, (uint16_t)s->event,
+							  flags & KMODE, (uint8_t)dp};
+	}
 	return part_add(l, (uint64_t)raw, s->ip,
 			(ad->addr_status < 8 ? ad->addr_status : 7) |
 				page_index(ad->code_page) << 8 | dp << 16,
@@ -584,6 +602,37 @@ static int emit_all(struct loader *l)
 	return r;
 }
 
+/* The data accesses, each with the recorded mapping that covered its
+ * address at its time (pmufile__find_mmap: the latest snapshot at or before
+ * the sample, else the earliest after it; so a pid that exec()s gets the
+ * maps of the image it ran then). Kernel addresses have no mapping. */
+static int emit_accesses(struct loader *l)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < l->nr_acc && !r; i++) {
+		const struct access_ent *e = &l->acc[i];
+		const struct pmufile_mmap *m =
+			e->addr >= KERNEL_ADDR_MIN
+				? NULL
+				: pmufile__find_mmap(l->f, e->pid, e->addr, e->time);
+		struct pc_mapping pm;
+		struct pc_access a = {.event = l->agg[e->event]->index,
+				      .pid = e->pid,
+				      .kernel_mode = e->kmode,
+				      .page = e->page,
+				      .addr = e->addr,
+				      .weight = e->weight};
+		if (m) {
+			pm = (struct pc_mapping){m->pid, m->prot, m->start, m->end, m->pgoff,
+						 m->path};
+			a.map = &pm;
+		}
+		r = pc_stream__emit_access(l->out, &a);
+	}
+	return r;
+}
+
 static const char *default_unit(uint32_t source)
 {
 	return source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER ? "ns" : "events";
@@ -756,6 +805,8 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 
 	r = emit_all(l);
 	if (!r)
+		r = emit_accesses(l);
+	if (!r)
 		r = pc_set__finish(s);
 	if (r)
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
@@ -774,6 +825,7 @@ out:
 	free(l->parts);
 	free(l->out_parts);
 	free(l->maps);
+	free(l->acc);
 	free(l);
 	return r;
 }

@@ -3,12 +3,14 @@
  * shares per event, the top symbols and processes, and their text/JSON. */
 #include "pagesize.h"
 #include "pcagg.h"
+#include "tlbinfo.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 const char *const ps_page_names[PS__NR] = {"4K", "2M", "1G", "unknown"};
+const char *const ps_view_names[PS_VIEW__NR] = {"user", "kernel", "all"};
 
 #define PS_MAX_EVENTS 16
 
@@ -17,24 +19,33 @@ const char *const ps_page_names[PS__NR] = {"4K", "2M", "1G", "unknown"};
 struct ps_ent {
 	const char *sym, *comm;
 	uint32_t event;
-	uint8_t page;
+	uint8_t page, kmode;
 	uint64_t samples, weight;
 };
 
 struct pagesize_acc {
 	int mode; /* enum pc_mode_filter */
-	struct ps_event ev[PS_MAX_EVENTS];
+	bool together;
+	struct ps_event ev[PS_MAX_EVENTS][2]; /* counters, [event][kernel mode] */
 	struct ps_ent *ents;
 	size_t nr, cap;
 	struct pc_arena names;
+	struct ps_maps *maps;
+	bool has_access; /* the input delivered data accesses */
 };
 
-struct pagesize_acc *pagesize_acc__new(int mode)
+struct pagesize_acc *pagesize_acc__new(int mode, bool together)
 {
 	struct pagesize_acc *a = calloc(1, sizeof(struct pagesize_acc));
 
-	if (a)
+	if (a && !(a->maps = ps_maps__new())) {
+		free(a);
+		return NULL;
+	}
+	if (a) {
 		a->mode = mode;
+		a->together = together;
+	}
 	return a;
 }
 
@@ -44,7 +55,16 @@ void pagesize_acc__free(struct pagesize_acc *a)
 		return;
 	free(a->ents);
 	pc_arena__free(&a->names);
+	ps_maps__free(a->maps);
 	free(a);
+}
+
+struct pc_consumer pagesize_acc__consumer(struct pagesize_acc *a)
+{
+	return (struct pc_consumer){.fn = pagesize_acc__consume,
+				    .ctx = a,
+				    .wants_addr = true,
+				    .access = pagesize_acc__access};
 }
 
 static void split_add(struct ps_split *sp, int page, uint64_t n, uint64_t w)
@@ -55,19 +75,23 @@ static void split_add(struct ps_split *sp, int page, uint64_t n, uint64_t w)
 	sp->total_weight += w;
 }
 
+static void split_merge(struct ps_split *d, const struct ps_split *x)
+{
+	for (int p = 0; p < PS__NR; p++)
+		split_add(d, p, x->samples[p], x->weight[p]);
+}
+
+/* Both modes are always counted (user and kernel apart); the views are
+ * chosen when summarizing. */
 int pagesize_acc__consume(void *ctx, const struct pc_sample *s)
 {
 	struct pagesize_acc *a = ctx;
 	struct ps_event *ev;
 	struct ps_ent *e;
 
-	/* A page size belongs to the sampled instruction, so for page sizes
-	 * --user-only/--kernel-only keep the samples taken in that mode (a
-	 * kernel-mode sample's data address is the kernel's). */
-	if (s->event >= PS_MAX_EVENTS || (a->mode == PC_MODE_USER_ONLY && s->kernel_mode) ||
-	    (a->mode == PC_MODE_KERNEL_ONLY && !s->kernel_mode))
+	if (s->event >= PS_MAX_EVENTS)
 		return 0;
-	ev = &a->ev[s->event];
+	ev = &a->ev[s->event][s->kernel_mode];
 	ev->samples += s->samples;
 	for (const struct pc_addr_part *p = s->addr; p < s->addr + s->nr_addr; p++) {
 		ev->with_addr += p->samples;
@@ -81,7 +105,8 @@ int pagesize_acc__consume(void *ctx, const struct pc_sample *s)
 		if (pc_grow((void **)&a->ents, &a->cap, a->nr + 1, sizeof(*a->ents)))
 			return -ENOMEM;
 		e = &a->ents[a->nr];
-		*e = (struct ps_ent){NULL, NULL, s->event, p->data_page, p->samples, p->weight};
+		*e = (struct ps_ent){NULL,	  NULL,		  s->event, p->data_page,
+				     s->kernel_mode, p->samples, p->weight};
 		e->sym = pc_arena__strndup(&a->names, p->ip_name, strlen(p->ip_name));
 		e->comm = pc_arena__strndup(&a->names, s->comm ? s->comm : "", s->comm_len);
 		if (!e->sym || !e->comm)
@@ -89,6 +114,19 @@ int pagesize_acc__consume(void *ctx, const struct pc_sample *s)
 		a->nr++;
 	}
 	return 0;
+}
+
+int pagesize_acc__access(void *ctx, const struct pc_access *x)
+{
+	struct pagesize_acc *a = ctx;
+
+	a->has_access = true;
+	return x->event < PS_MAX_EVENTS ? ps_maps__add(a->maps, x) : 0;
+}
+
+static bool in_view(int view, int kmode)
+{
+	return view == PS_VIEW_ALL || (view == PS_VIEW_KERNEL) == !!kmode;
 }
 
 struct named {
@@ -142,39 +180,156 @@ static void fill_top(struct named *v, size_t n, struct ps_top top[PS__NR][PS_TOP
 	}
 }
 
+static int cmp_func(const void *pa, const void *pb)
+{
+	const struct ps_func *a = pa, *b = pb;
+
+	if (a->weight != b->weight)
+		return a->weight < b->weight ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_named_name(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
+}
+
+/* The view's functions over all page sizes, the heaviest PS_TOP_MAX
+ * (v: the view's entries as (name, page, samples, weight); sorted here). */
+static void fill_funcs(struct ps_event *pe, struct named *v, size_t n)
+{
+	struct ps_func f[PS_TOP_MAX + 1];
+	size_t nf = 0;
+
+	qsort(v, n, sizeof(*v), cmp_named_name);
+	for (size_t i = 0; i < n;) {
+		struct ps_func cur = {0};
+		size_t j = i;
+		snprintf(cur.name, sizeof(cur.name), "%s", v[i].name);
+		for (; j < n && !strcmp(v[j].name, v[i].name); j++) {
+			cur.samples += v[j].samples;
+			cur.weight += v[j].weight;
+			cur.page_samples[v[j].page < PS__NR ? v[j].page : PS_UNKNOWN] +=
+				v[j].samples;
+		}
+		i = j;
+		if (nf == PS_TOP_MAX && cmp_func(&cur, &f[nf - 1]) >= 0)
+			continue;
+		f[nf < PS_TOP_MAX ? nf++ : nf - 1] = cur;
+		qsort(f, nf, sizeof(*f), cmp_func);
+	}
+	memcpy(pe->funcs, f, nf * sizeof(*f));
+	pe->nr_funcs = nf;
+}
+
+/* Merge equal (page, name) in place; returns the new count. */
+static size_t merge_named(struct named *v, size_t n)
+{
+	size_t m = 0;
+
+	qsort(v, n, sizeof(*v), cmp_named_key);
+	for (size_t i = 0; i < n; i++) {
+		if (m && v[m - 1].page == v[i].page && !strcmp(v[m - 1].name, v[i].name)) {
+			v[m - 1].samples += v[i].samples;
+			v[m - 1].weight += v[i].weight;
+		} else {
+			v[m++] = v[i];
+		}
+	}
+	return m;
+}
+
+static int summarize_view(const struct pagesize_acc *a, const struct pc_set *set, size_t e,
+			  int view, struct ps_event *pe, struct named *syms, struct named *procs)
+{
+	const struct ps_event *u = &a->ev[e][0], *k = &a->ev[e][1];
+
+	*pe = view == PS_VIEW_KERNEL ? *k : *u;
+	if (view == PS_VIEW_ALL) {
+		pe->samples += k->samples;
+		pe->with_addr += k->with_addr;
+		pe->no_data_access += k->no_data_access;
+		for (int i = 0; i < 8; i++)
+			pe->addr_status[i] += k->addr_status[i];
+		split_merge(&pe->data, &k->data);
+		split_merge(&pe->code, &k->code);
+	}
+	pe->view = view;
+	pe->all_samples = u->samples + k->samples;
+	snprintf(pe->event, sizeof(pe->event), "%s", set->ev[e]->prof.event);
+	snprintf(pe->unit, sizeof(pe->unit), "%s", set->ev[e]->prof.unit);
+	size_t n = 0;
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct ps_ent *x = &a->ents[i];
+		if (x->event != e || !in_view(view, x->kmode))
+			continue;
+		syms[n] = (struct named){x->sym, x->page, x->samples, x->weight};
+		procs[n] = syms[n];
+		procs[n++].name = x->comm;
+		if (x->kmode && ps_is_zeroing_fn(x->sym)) {
+			pe->zero_samples += x->samples;
+			pe->zero_weight += x->weight;
+		}
+	}
+	size_t n0 = n;
+	n = merge_named(syms, n);
+	fill_funcs(pe, syms, n);
+	/* the heaviest zeroing function, by name over all pages */
+	uint64_t best = 0;
+	for (size_t i = 0; i < pe->nr_funcs; i++)
+		if (ps_is_zeroing_fn(pe->funcs[i].name) && pe->funcs[i].samples > best) {
+			best = pe->funcs[i].samples;
+			snprintf(pe->zero_fn, sizeof(pe->zero_fn), "%s", pe->funcs[i].name);
+		}
+	fill_top(syms, n, pe->top_syms, pe->nr_top_syms);
+	fill_top(procs, n0, pe->top_procs, pe->nr_top_procs);
+	return 0;
+}
+
 struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
 						 const struct pc_set *set)
 {
 	struct pagesize_summary *s = calloc(1, sizeof(*s));
 	struct named *syms = calloc(a->nr + 1, sizeof(*syms));
 	struct named *procs = calloc(a->nr + 1, sizeof(*procs));
+	int views[2], nv = 0;
 
-	if (!s || !syms || !procs || !(s->events = calloc(PS_MAX_EVENTS, sizeof(*s->events)))) {
+	if (a->together)
+		views[nv++] = PS_VIEW_ALL;
+	else if (a->mode == PC_MODE_USER_ONLY)
+		views[nv++] = PS_VIEW_USER;
+	else if (a->mode == PC_MODE_KERNEL_ONLY)
+		views[nv++] = PS_VIEW_KERNEL;
+	else {
+		views[nv++] = PS_VIEW_USER;
+		views[nv++] = PS_VIEW_KERNEL;
+	}
+	if (!s || !syms || !procs ||
+	    !(s->events = calloc(PS_MAX_EVENTS * 2, sizeof(*s->events)))) {
 		pagesize_summary__free(s);
 		s = NULL;
 		errno = ENOMEM;
 		goto out;
 	}
 	s->source = set->acct.source;
+	snprintf(s->cpu_model, sizeof(s->cpu_model), "%s", set->acct.cpu_model);
+	s->tlb = ps_tlb_for(s->cpu_model);
 	s->has_data_addr = set->acct.has_data_addr;
 	s->has_code_page = set->acct.has_code_page;
-	for (size_t e = 0; e < set->nr && e < PS_MAX_EVENTS; e++) {
-		struct ps_event *pe = &s->events[s->nr_events++];
-		*pe = a->ev[e];
-		snprintf(pe->event, sizeof(pe->event), "%s", set->ev[e]->prof.event);
-		snprintf(pe->unit, sizeof(pe->unit), "%s", set->ev[e]->prof.unit);
-		size_t n = 0;
-		for (size_t i = 0; i < a->nr; i++) {
-			const struct ps_ent *k = &a->ents[i];
-			if (k->event != e)
-				continue;
-			syms[n] = (struct named){k->sym, k->page, k->samples, k->weight};
-			procs[n] = syms[n];
-			procs[n++].name = k->comm;
+	for (size_t e = 0; e < set->nr && e < PS_MAX_EVENTS; e++)
+		for (int v = 0; v < nv; v++) {
+			struct ps_event *pe = &s->events[s->nr_events++];
+			summarize_view(a, set, e, views[v], pe, syms, procs);
+			if (a->has_access && ps_maps__fill(a->maps, (uint32_t)e, pe)) {
+				pagesize_summary__free(s);
+				s = NULL;
+				errno = ENOMEM;
+				goto out;
+			}
+			ps_verdict__decide(pe, s->tlb);
 		}
-		fill_top(syms, n, pe->top_syms, pe->nr_top_syms);
-		fill_top(procs, n, pe->top_procs, pe->nr_top_procs);
-	}
 out:
 	free(syms);
 	free(procs);
@@ -243,17 +398,156 @@ static void json_top(FILE *out, const struct ps_top t[PS__NR][PS_TOP_MAX], const
 static const char *const status_names[8] = {
 	"ok", "no_mem_operand", "fetch_fault", "undecodable", "hidden", "5", "6", "other"};
 
+static void json_density(FILE *out, const struct ps_density *d)
+{
+	fprintf(out,
+		"{\"seen\": %llu, \"estimate\": %llu, \"max\": %llu, \"sampled_once\": %llu, "
+		"\"sampled_twice\": %llu, \"coverage\": %.4f, \"confidence\": \"%s\"}",
+		(unsigned long long)d->seen, (unsigned long long)d->estimate,
+		(unsigned long long)d->cap, (unsigned long long)d->once,
+		(unsigned long long)d->twice, d->coverage, ps_confidence_names[d->confidence]);
+}
+
+static void json_event_extra(FILE *out, const struct ps_event *e)
+{
+	fprintf(out, ",\n   \"functions\": [");
+	for (size_t i = 0; i < e->nr_funcs; i++) {
+		const struct ps_func *f = &e->funcs[i];
+		fprintf(out, "%s{\"name\": ", i ? ", " : "");
+		pc_json_str(out, f->name);
+		fprintf(out, ", \"samples\": %llu, \"weight\": %llu, \"share_percent\": %.4f",
+			(unsigned long long)f->samples, (unsigned long long)f->weight,
+			pc_pct(f->samples, e->data.total_samples));
+		for (int p = 0; p < PS__NR; p++)
+			fprintf(out, ", \"%s\": %llu", ps_page_names[p],
+				(unsigned long long)f->page_samples[p]);
+		fprintf(out, "}");
+	}
+	fprintf(out, "],\n   \"mappings\": ");
+	if (!e->has_maps) {
+		fprintf(out, "null");
+	} else {
+		fprintf(out, "[");
+		for (size_t i = 0; i < e->nr_maps; i++) {
+			const struct ps_mapping *m = &e->maps[i];
+			fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+			pc_json_str(out, m->name);
+			fprintf(out,
+				", \"kind\": \"%s\", \"pid\": %d, \"start\": \"%#llx\", \"end\": "
+				"\"%#llx\", \"size\": %llu, \"samples\": %llu, \"weight\": %llu, "
+				"\"share_percent\": %.4f, \"pages\": {",
+				ps_map_kind_names[m->kind], (int)m->pid, (unsigned long long)m->start,
+				(unsigned long long)m->end, (unsigned long long)(m->end - m->start),
+				(unsigned long long)m->samples, (unsigned long long)m->weight,
+				pc_pct(m->samples, e->data.total_samples));
+			for (int p = 0; p < PS__NR; p++)
+				fprintf(out, "%s\"%s\": %llu", p ? ", " : "", ps_page_names[p],
+					(unsigned long long)m->page_samples[p]);
+			fprintf(out, "},\n     \"distinct_4k_pages\": ");
+			json_density(out, &m->pages_4k);
+			fprintf(out, ",\n     \"distinct_2m_regions\": ");
+			json_density(out, &m->regions_2m);
+			fprintf(out, "}");
+		}
+		fprintf(out, "],\n   \"other_mappings\": {\"count\": %zu, \"samples\": %llu}",
+			e->other_maps, (unsigned long long)e->other_samples);
+	}
+	fprintf(out,
+		",\n   \"first_touch_zeroing\": {\"samples\": %llu, \"weight\": %llu, "
+		"\"function\": ",
+		(unsigned long long)e->zero_samples, (unsigned long long)e->zero_weight);
+	pc_json_str(out, e->zero_fn[0] ? e->zero_fn : NULL);
+	fprintf(out, "},\n   \"verdict\": ");
+	ps_verdict__json(out, e);
+}
+
+static void print_funcs(FILE *out, const struct ps_event *e)
+{
+	if (!e->nr_funcs)
+		return;
+	fprintf(out, "\nFunctions (share of the samples with a data address; their accesses by "
+		     "page size):\n");
+	fprintf(out, "  %7s %9s %7s %7s %7s %7s  %s\n", "share", "samples", "4K", "2M", "1G",
+		"unknown", "function");
+	for (size_t i = 0; i < e->nr_funcs; i++) {
+		const struct ps_func *f = &e->funcs[i];
+		fprintf(out, "  %6.2f%% %9llu", pc_pct(f->samples, e->data.total_samples),
+			(unsigned long long)f->samples);
+		for (int p = 0; p < PS__NR; p++)
+			fprintf(out, " %6.1f%%", pc_pct(f->page_samples[p], f->samples));
+		fprintf(out, "  %s\n", f->name);
+	}
+}
+
+static void print_maps(FILE *out, const struct ps_event *e)
+{
+	if (!e->has_maps || !e->nr_maps)
+		return;
+	fprintf(out, "\nMappings the data addresses fall in (from the recording's maps; "
+		     "distinct pages are estimated from the samples):\n");
+	fprintf(out, "  %7s %9s %7s %7s %7s %7s %18s %18s  %s\n", "share", "samples", "4K", "2M",
+		"1G", "unknown", "4K pages (conf)", "2M regions (conf)", "mapping");
+	for (size_t i = 0; i < e->nr_maps; i++) {
+		const struct ps_mapping *m = &e->maps[i];
+		char p4[32], r2[32];
+		snprintf(p4, sizeof(p4), "%llu (%s)", (unsigned long long)m->pages_4k.estimate,
+			 ps_confidence_names[m->pages_4k.confidence]);
+		snprintf(r2, sizeof(r2), "%llu (%s)", (unsigned long long)m->regions_2m.estimate,
+			 ps_confidence_names[m->regions_2m.confidence]);
+		fprintf(out, "  %6.2f%% %9llu", pc_pct(m->samples, e->data.total_samples),
+			(unsigned long long)m->samples);
+		for (int p = 0; p < PS__NR; p++)
+			fprintf(out, " %6.1f%%", pc_pct(m->page_samples[p], m->samples));
+		fprintf(out, " %18s %18s  %s", p4, r2, m->name);
+		if (m->kind != PS_MAP_KERNEL && m->kind != PS_MAP_UNMAPPED)
+			fprintf(out, " %#llx-%#llx (%llu KiB, pid %d)", (unsigned long long)m->start,
+				(unsigned long long)m->end,
+				(unsigned long long)((m->end - m->start) >> 10), (int)m->pid);
+		fprintf(out, "\n");
+	}
+	if (e->other_maps)
+		fprintf(out, "  %6.2f%% %9llu  (%zu more mappings)\n",
+			pc_pct(e->other_samples, e->data.total_samples),
+			(unsigned long long)e->other_samples, e->other_maps);
+}
+
+static void print_zeroing(FILE *out, const struct ps_event *e, const struct ps_event *kview)
+{
+	if (e->view != PS_VIEW_USER && e->zero_samples)
+		fprintf(out,
+			"First-touch zeroing: %.2f%% of this view's samples with a data address "
+			"(%llu) are the kernel clearing new pages on first touch (%s): a one-time "
+			"cost of creating the mapping, not of the access pattern; pages that are "
+			"huge are zeroed whole, so it shows on their page size.\n",
+			pc_pct(e->zero_samples, e->data.total_samples),
+			(unsigned long long)e->zero_samples, e->zero_fn[0] ? e->zero_fn : "?");
+	if (e->view == PS_VIEW_USER && e->all_samples > e->samples) {
+		fprintf(out, "(%llu kernel-mode samples of this event, %.2f%%, are not in this view",
+			(unsigned long long)(e->all_samples - e->samples),
+			pc_pct(e->all_samples - e->samples, e->all_samples));
+		if (kview && kview->zero_samples)
+			fprintf(out, "; %llu of them are first-touch zeroing (%s)",
+				(unsigned long long)kview->zero_samples, kview->zero_fn);
+		fprintf(out, ")\n");
+	}
+}
+
 int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 {
 	if (json) {
 		pc_json_kstr(out, "{\n \"source\": ", s->source ? s->source : "");
-		fprintf(out, ",\n \"has_data_addr\": %s,\n \"has_code_page\": %s,\n \"events\": [",
+		fprintf(out, ",\n \"has_data_addr\": %s,\n \"has_code_page\": %s,\n \"tlb\": ",
 			s->has_data_addr ? "true" : "false", s->has_code_page ? "true" : "false");
+		pc_json_kstr(out, "{\"name\": ", s->tlb->name);
+		fprintf(out, ", \"l1d_4k\": %u, \"l1d_2m\": %u, \"stlb\": %u},\n \"events\": [",
+			s->tlb->l1d_4k, s->tlb->l1d_2m, s->tlb->stlb);
 		for (size_t i = 0; i < s->nr_events; i++) {
 			const struct ps_event *e = &s->events[i];
 			fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
 			pc_json_str(out, e->event);
 			pc_json_kstr(out, ", \"unit\": ", e->unit);
+			fprintf(out, ", \"view\": \"%s\", \"all_samples\": %llu",
+				ps_view_names[e->view], (unsigned long long)e->all_samples);
 			fprintf(out,
 				",\n   \"samples\": %llu, \"with_addr\": %llu, \"no_data_access\": "
 				"%llu,\n   \"addr_status\": {",
@@ -273,6 +567,7 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 			json_top(out, e->top_syms, e->nr_top_syms);
 			fprintf(out, ",\n   \"top_processes\": ");
 			json_top(out, e->top_procs, e->nr_top_procs);
+			json_event_extra(out, e);
 			fprintf(out, "}");
 		}
 		fprintf(out, "]\n}\n");
@@ -288,13 +583,20 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 	}
 	for (size_t i = 0; i < s->nr_events; i++) {
 		const struct ps_event *e = &s->events[i];
+		const struct ps_event *kview =
+			i + 1 < s->nr_events && s->events[i + 1].view == PS_VIEW_KERNEL &&
+					!strcmp(s->events[i + 1].event, e->event)
+				? &s->events[i + 1]
+				: NULL;
 		char unit[48];
+		static const char *const view_title[PS_VIEW__NR] = {
+			"user-mode samples", "kernel-mode samples", "user and kernel samples together"};
 		snprintf(unit, sizeof(unit), "est.%s", e->unit);
 		fprintf(out,
-			"\n== event %s: %llu samples, %llu with address data, %llu with a data "
+			"\n== event %s, %s: %llu samples, %llu with address data, %llu with a data "
 			"address ==\n",
-			e->event, (unsigned long long)e->samples, (unsigned long long)e->with_addr,
-			(unsigned long long)e->data.total_samples);
+			e->event, view_title[e->view], (unsigned long long)e->samples,
+			(unsigned long long)e->with_addr, (unsigned long long)e->data.total_samples);
 		if (e->no_data_access)
 			fprintf(out,
 				"(%llu samples had no data address: %llu no memory operand, %llu "
@@ -304,6 +606,13 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 				(unsigned long long)e->addr_status[2],
 				(unsigned long long)e->addr_status[3],
 				(unsigned long long)e->addr_status[4]);
+		if (!e->samples) {
+			fprintf(out, "No samples in this view.\n");
+			continue;
+		}
+		print_zeroing(out, e, kview);
+		if (e->has_maps)
+			ps_verdict__print(out, e, s->tlb, "");
 		fprintf(out, "\nData page size (shares of samples with a data address):\n");
 		print_split(out, "page", &e->data, unit);
 		if (s->has_code_page) {
@@ -312,6 +621,8 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 		} else {
 			fprintf(out, "\nCode page size: not recorded\n");
 		}
+		print_funcs(out, e);
+		print_maps(out, e);
 		for (int p = 0; p < PS__NR; p++) {
 			if (!e->nr_top_syms[p])
 				continue;

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Page-size breakdown of samples that carry a data address (pmuctl record
- * --data-addr): per event, the shares of samples on 4K/2M/1G/unknown pages
- * for the data access and for the code (IP) page, with the top symbols and
- * processes per page size. The accumulator is a consumer of the sample
- * stream (sample.h), so it counts whatever input carries the address part
- * (today pmuprof files; perf script and stap have no page sizes).
+ * --data-addr): per event and per view (user-mode samples, kernel-mode
+ * samples, or both together on request), the shares of samples on
+ * 4K/2M/1G/unknown pages for the data access and for the code (IP) page,
+ * the top functions with their accesses split by page size, the recorded
+ * mappings the data addresses fall in (pagemap.c), the kernel's first-touch
+ * page zeroing, and the verdict "would huge pages help?" (verdict.c).
+ * The accumulator is a consumer of the sample stream (sample.h).
  *
- * struct pagesize_summary is what the renderer (render_pagesize_svg) and the
- * HTML page consume; everything in it is plain data owned by the summary.
+ * struct pagesize_summary is what the renderers (render_pagesize_svg, the
+ * HTML page) consume; everything in it is plain data owned by the summary.
  */
 #ifndef PMUCONV_PAGESIZE_H
 #define PMUCONV_PAGESIZE_H
@@ -19,6 +21,12 @@
 #include "sample.h"
 
 extern const char *const ps_page_names[PS__NR]; /* "4K", "2M", "1G", "unknown" */
+
+/* Which samples a view counts. User and kernel are apart by default: a
+ * kernel-mode sample's data address is the kernel's (e.g. clear_page_erms
+ * zeroing a new page through the direct map, itself on 1G pages). */
+enum ps_view { PS_VIEW_USER = 0, PS_VIEW_KERNEL = 1, PS_VIEW_ALL = 2, PS_VIEW__NR = 3 };
+extern const char *const ps_view_names[PS_VIEW__NR]; /* "user", "kernel", "all" */
 
 struct ps_split {
 	uint64_t samples[PS__NR];
@@ -33,10 +41,89 @@ struct ps_top {
 
 #define PS_TOP_MAX 10
 
+/* A function's data accesses: its share and their page sizes. */
+struct ps_func {
+	char name[256];
+	uint64_t samples, weight;
+	uint64_t page_samples[PS__NR];
+};
+
+/* Distinct pages (4K) or regions (2M) touched, estimated from the sampled
+ * addresses: seen is what the samples show; estimate adds the unseen ones
+ * (Chao1, bias-corrected: seen + f1(f1-1)/(2(f2+1)) with f1/f2 the pages
+ * sampled once/twice), at most the mapping's own count. coverage is the
+ * Good-Turing sample coverage 1 - f1/n: the share of accesses that fall in
+ * pages the samples have seen; it grades the confidence. */
+enum ps_confidence { PS_CONF_HIGH = 0, PS_CONF_MEDIUM = 1, PS_CONF_LOW = 2 };
+extern const char *const ps_confidence_names[3];
+struct ps_density {
+	uint64_t samples, seen, once, twice, estimate, cap;
+	double coverage;
+	int confidence; /* enum ps_confidence */
+};
+
+enum ps_map_kind {
+	PS_MAP_ANON = 0, /* anonymous (mmap, malloc's large blocks) */
+	PS_MAP_HEAP,	 /* [heap] (brk) */
+	PS_MAP_STACK,	 /* [stack] */
+	PS_MAP_FILE,	 /* a named file */
+	PS_MAP_HUGETLB,	 /* hugetlbfs (MAP_HUGETLB shows as /anon_hugepage) */
+	PS_MAP_SPECIAL,	 /* [vdso], [vvar]... */
+	PS_MAP_KERNEL,	 /* a kernel address: no process mapping */
+	PS_MAP_UNMAPPED, /* no recorded mapping covers the address */
+	PS_MAP__NR
+};
+extern const char *const ps_map_kind_names[PS_MAP__NR];
+
+struct ps_mapping {
+	char name[256]; /* path, "[heap]", "[anon]", "[kernel]"... */
+	int kind;	/* enum ps_map_kind */
+	int32_t pid;
+	uint64_t start, end; /* [start, end): the largest extent recorded */
+	uint64_t samples, weight;
+	uint64_t page_samples[PS__NR], page_weight[PS__NR];
+	struct ps_density pages_4k, regions_2m;
+};
+
+#define PS_MAP_MAX 12
+
+/* Verdict per mapping with a large share (verdict.c says the rules). */
+enum ps_verdict_kind {
+	PSV_CANDIDATE = 0, /* on 4K pages, big and eligible: try huge pages */
+	PSV_ALREADY_HUGE,  /* already on 2M/1G pages */
+	PSV_FITS_TLB,	   /* touches so few pages that the TLB holds them */
+	PSV_FILE_BACKED,   /* a file mapping: THP's madvise does not apply */
+	PSV_TOO_SMALL,	   /* holds no whole 2 MiB-aligned region */
+	PSV_NOT_ELIGIBLE,  /* [vdso], [stack] and the like */
+};
+enum ps_answer {
+	PSA_NO_DATA = 0,   /* no samples with a data address */
+	PSA_LIKELY,	   /* at least one candidate */
+	PSA_ALREADY_HUGE,  /* the large mappings are already huge */
+	PSA_NO_CANDIDATE,  /* nothing large on 4K pages that huge pages could cover */
+	PSA_KERNEL_VIEW,   /* the kernel's own accesses: not the program's pages */
+};
+struct ps_verdict_item {
+	int kind;   /* enum ps_verdict_kind */
+	size_t map; /* index into ps_event.maps */
+	double share;
+	int huge_page;			/* PS_2M or PS_1G when ALREADY_HUGE */
+	uint64_t huge_start, huge_end;	/* the 2 MiB-aligned part of the mapping */
+	uint64_t tlb_4k, tlb_2m;	/* TLB entries the touched data needs */
+};
+struct ps_verdict {
+	int answer;	 /* enum ps_answer */
+	bool time_event; /* shares are of time (cpu-clock, cycles...) */
+	size_t nr;
+	struct ps_verdict_item item[PS_MAP_MAX];
+};
+
 struct ps_event {
 	char event[128];
 	char unit[32];		 /* what weight counts */
-	uint64_t samples;	 /* all samples of the event (after filters) */
+	int view;		 /* enum ps_view */
+	uint64_t all_samples;	 /* the event's samples in every mode (after filters) */
+	uint64_t samples;	 /* the view's samples */
 	uint64_t with_addr;	 /* samples that carried the address part */
 	uint64_t no_data_access; /* ...whose instruction had no data address */
 	uint64_t addr_status[8]; /* per enum pmuprof_addr_status, samples */
@@ -47,29 +134,70 @@ struct ps_event {
 	size_t nr_top_syms[PS__NR];
 	struct ps_top top_procs[PS__NR][PS_TOP_MAX];
 	size_t nr_top_procs[PS__NR];
+	/* top functions over all page sizes, by weight */
+	struct ps_func funcs[PS_TOP_MAX];
+	size_t nr_funcs;
+	/* mappings by weight; the rest summed in other_* */
+	struct ps_mapping maps[PS_MAP_MAX];
+	size_t nr_maps, other_maps;
+	uint64_t other_samples, other_weight;
+	bool has_maps; /* the input delivered data addresses (pmuprof) */
+	/* kernel first-touch zeroing (clear_page_erms & co) in this view */
+	uint64_t zero_samples, zero_weight;
+	char zero_fn[128]; /* the heaviest zeroing function */
+	struct ps_verdict verdict;
 };
+
+/* TLB sizes the verdict measures reach against (tlbinfo.h). */
+struct ps_tlb;
 
 struct pagesize_summary {
 	const char *source;
+	char cpu_model[128];
 	bool has_data_addr; /* recorded with PMUPROF_CF_DATA_ADDR */
 	bool has_code_page; /* recorded with PMUPROF_CF_CODE_PAGE */
-	size_t nr_events;
+	const struct ps_tlb *tlb;
+	size_t nr_events; /* one entry per (event, view) */
 	struct ps_event *events;
 };
 
 /* The accumulator; mode (enum pc_mode_filter): with --user-only or
- * --kernel-only only the samples taken in that mode count. */
+ * --kernel-only only that view, else the user and the kernel views; with
+ * together (pmuconv pagesize --together) one view of both. */
 struct pagesize_acc;
 struct pc_set;
-struct pagesize_acc *pagesize_acc__new(int mode);
+struct pagesize_acc *pagesize_acc__new(int mode, bool together);
 void pagesize_acc__free(struct pagesize_acc *a);
-/* The stream consumer (ctx: the accumulator); wants the address part. */
+/* The stream consumer (ctx: the accumulator): samples and data accesses. */
+struct pc_consumer pagesize_acc__consumer(struct pagesize_acc *a);
 int pagesize_acc__consume(void *acc, const struct pc_sample *s);
+int pagesize_acc__access(void *acc, const struct pc_access *x);
 /* The summary of what was counted, for the events of s (loaded): NULL with
  * errno ENOMEM on failure. */
 struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
 						 const struct pc_set *s);
 void pagesize_summary__free(struct pagesize_summary *s);
 int pagesize_print(FILE *out, const struct pagesize_summary *s, int json);
+
+/* pagemap.c: the per-mapping tables. */
+struct ps_maps;
+struct ps_maps *ps_maps__new(void);
+void ps_maps__free(struct ps_maps *m);
+int ps_maps__add(struct ps_maps *m, const struct pc_access *x);
+/* Fill e->maps (and other_*) for event index ev, view e->view. */
+int ps_maps__fill(const struct ps_maps *m, uint32_t ev, struct ps_event *e);
+/* The kind of a recorded mapping's path (NULL path: kernel/unmapped by addr). */
+int ps_map_kind_of(const char *path);
+/* Distinct keys in keys[0..n) (sorted in place), estimated; cap: the most
+ * there can be (0: no limit). */
+void ps_density__estimate(uint64_t *keys, size_t n, uint64_t cap, struct ps_density *d);
+
+/* verdict.c: the rules, and their text (also for the HTML page). */
+void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *tlb);
+bool ps_is_time_event(const char *event, const char *unit);
+bool ps_is_zeroing_fn(const char *name);
+void ps_verdict__print(FILE *out, const struct ps_event *e, const struct ps_tlb *tlb,
+		       const char *indent);
+void ps_verdict__json(FILE *out, const struct ps_event *e);
 
 #endif

@@ -77,28 +77,62 @@ struct pc_sample {
 	uint32_t tid, cpu;
 };
 
+/* A recorded memory mapping (pmuprof MMAP frames), as an access names it.
+ * path points into the input and is valid during the callback only. */
+struct pc_mapping {
+	int32_t pid;
+	uint32_t prot;
+	uint64_t start, end, pgoff; /* [start, end) */
+	const char *path;	    /* "" anonymous; "[heap]", "[stack]"... as in maps */
+};
+
+/* One sample's data access, for consumers that want the addresses (the
+ * per-mapping page-size tables): pmuprof input only, after its samples. */
+struct pc_access {
+	uint32_t event; /* index into the pc_set's events */
+	int32_t pid;
+	bool kernel_mode; /* the sample interrupted kernel mode */
+	uint8_t page;	  /* enum ps_page of the data access */
+	uint64_t addr, weight;
+	const struct pc_mapping *map; /* the recorded mapping covering addr, or NULL */
+};
+
 struct pc_consumer {
 	int (*fn)(void *ctx, const struct pc_sample *s); /* 0 or a negative errno */
 	void *ctx;
 	bool wants_addr; /* reads the data-address part: inputs must keep it apart */
 	bool wants_ids;	 /* reads pid/tid/cpu: inputs must keep them apart */
+	/* optional: every data access (implies wants_addr); 0 or a negative errno */
+	int (*access)(void *ctx, const struct pc_access *a);
 };
 
 #define PC_MAX_CONSUMERS 4
 struct pc_stream {
 	struct pc_consumer to[PC_MAX_CONSUMERS];
 	size_t nr;
-	bool wants_addr; /* some consumer does */
+	bool wants_addr;   /* some consumer does */
 	bool wants_ids;
+	bool wants_access; /* some consumer has an access callback */
 };
 
 static inline void pc_stream__add(struct pc_stream *st, struct pc_consumer c)
 {
 	if (c.fn && st->nr < PC_MAX_CONSUMERS) {
 		st->to[st->nr++] = c;
-		st->wants_addr |= c.wants_addr;
+		st->wants_addr |= c.wants_addr || c.access;
 		st->wants_ids |= c.wants_ids;
+		st->wants_access |= c.access != NULL;
 	}
+}
+
+static inline int pc_stream__emit_access(const struct pc_stream *st, const struct pc_access *a)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < st->nr && !r; i++)
+		if (st->to[i].access)
+			r = st->to[i].access(st->to[i].ctx, a);
+	return r;
 }
 
 static inline int pc_stream__emit(const struct pc_stream *st, const struct pc_sample *s)

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * "Would huge pages help?": the rules over one event view's per-mapping
+ * table, and their text. A mapping is judged when it takes at least
+ * PSV_MIN_SHARE % of the view's samples with a data address:
+ *   - mostly (PSV_MOSTLY %) on 2M/1G pages   -> already huge;
+ *   - its touched 4K pages fit the first-level DTLB -> nothing to gain;
+ *   - a file mapping                         -> madvise/THP does not apply;
+ *   - [stack], [vdso]...                      -> not eligible;
+ *   - no whole 2 MiB-aligned region inside    -> too small to cover;
+ *   - else a candidate: the TLB entries its touched data needs on 4K pages
+ *     (distinct 4K pages, estimated) against on 2M pages (distinct 2M
+ *     regions), measured against the TLB sizes of tlbinfo.h, and how to get
+ *     huge pages for it.
+ * The kernel view is not judged: its data addresses are the kernel's own
+ * (its first-touch zeroing of new pages is named instead).
+ */
+#include "pagesize.h"
+#include "tlbinfo.h"
+#include "util.h"
+
+#include <string.h>
+
+#define PSV_MIN_SHARE 10.0 /* % of the view's data-address weight */
+#define PSV_MOSTLY    50.0 /* % of a mapping's weight */
+#define SZ_2M	      (2ull << 20)
+#define SZ_1G	      (1ull << 30)
+
+/* Events whose samples measure time rather than TLB misses. */
+bool ps_is_time_event(const char *event, const char *unit)
+{
+	static const char *const time_events[] = {"cpu-clock",	"task-clock", "cycles",
+						  "cpu-cycles", "ref-cycles", "cpu_clk_unhalted"};
+
+	if (!strcmp(unit, "ns"))
+		return true;
+	for (size_t i = 0; i < PC_ARRAY_SIZE(time_events); i++)
+		if (!strncmp(event, time_events[i], strlen(time_events[i])))
+			return true;
+	return false;
+}
+
+/* The kernel's page zeroing on first touch (a new anonymous page, a huge
+ * page, a hugetlb page), by function name as kallsyms spells it. */
+bool ps_is_zeroing_fn(const char *name)
+{
+	static const char *const prefixes[] = {"clear_page",	 "clear_huge_page",
+					       "clear_gigantic_page", "clear_subpage",
+					       "folio_zero_user",   "clear_user_highpage"};
+
+	for (size_t i = 0; i < PC_ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+static void judge(struct ps_verdict_item *it, const struct ps_mapping *m, const struct ps_tlb *t)
+{
+	uint64_t huge = m->page_weight[PS_2M] + m->page_weight[PS_1G];
+	uint64_t all = m->weight ? m->weight : 1;
+
+	if (!m->weight) { /* --weight samples with no periods: judge by samples */
+		huge = m->page_samples[PS_2M] + m->page_samples[PS_1G];
+		all = m->samples ? m->samples : 1;
+	}
+	it->tlb_4k = m->pages_4k.estimate;
+	it->tlb_2m = m->regions_2m.estimate;
+	it->huge_start = (m->start + SZ_2M - 1) & ~(SZ_2M - 1);
+	it->huge_end = m->end & ~(SZ_2M - 1);
+	if (it->huge_end < it->huge_start)
+		it->huge_end = it->huge_start;
+	if (pc_pct(huge, all) >= PSV_MOSTLY || m->kind == PS_MAP_HUGETLB) {
+		it->kind = PSV_ALREADY_HUGE;
+		it->huge_page = m->page_samples[PS_1G] > m->page_samples[PS_2M] ? PS_1G : PS_2M;
+	} else if (m->kind == PS_MAP_STACK || m->kind == PS_MAP_SPECIAL) {
+		it->kind = PSV_NOT_ELIGIBLE;
+	} else if (it->tlb_4k <= t->l1d_4k &&
+		   (m->pages_4k.confidence != PS_CONF_LOW ||
+		    (m->pages_4k.cap && m->pages_4k.cap <= t->l1d_4k))) {
+		it->kind = PSV_FITS_TLB;
+	} else if (m->kind == PS_MAP_FILE) {
+		it->kind = PSV_FILE_BACKED;
+	} else if (it->huge_end - it->huge_start < SZ_2M) {
+		it->kind = PSV_TOO_SMALL;
+	} else {
+		it->kind = PSV_CANDIDATE;
+	}
+}
+
+void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
+{
+	struct ps_verdict *v = &e->verdict;
+	uint64_t total = e->data.total_weight ? e->data.total_weight : e->data.total_samples;
+	bool by_weight = e->data.total_weight != 0;
+	size_t cand = 0, huge = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->time_event = ps_is_time_event(e->event, e->unit);
+	if (!e->data.total_samples) {
+		v->answer = PSA_NO_DATA;
+		return;
+	}
+	if (e->view == PS_VIEW_KERNEL) {
+		v->answer = PSA_KERNEL_VIEW;
+		return;
+	}
+	for (size_t i = 0; i < e->nr_maps; i++) {
+		const struct ps_mapping *m = &e->maps[i];
+		double share = pc_pct(by_weight ? m->weight : m->samples, total);
+		if (share < PSV_MIN_SHARE || m->kind == PS_MAP_KERNEL ||
+		    m->kind == PS_MAP_UNMAPPED)
+			continue;
+		struct ps_verdict_item *it = &v->item[v->nr++];
+		*it = (struct ps_verdict_item){.map = i, .share = share};
+		judge(it, m, t);
+		cand += it->kind == PSV_CANDIDATE;
+		huge += it->kind == PSV_ALREADY_HUGE;
+	}
+	v->answer = cand ? PSA_LIKELY : huge ? PSA_ALREADY_HUGE : PSA_NO_CANDIDATE;
+}
+
+static const char *const kind_names[] = {"candidate",	"already-huge", "fits-tlb",
+					 "file-backed", "too-small",	"not-eligible"};
+static const char *const answer_names[] = {"no-data", "likely", "already-huge", "no-candidate",
+					   "kernel-view"};
+
+static void mib(char *buf, size_t len, uint64_t bytes)
+{
+	if (bytes >= SZ_1G)
+		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)SZ_1G);
+	else if (bytes >= (1ull << 20))
+		snprintf(buf, len, "%.1f MiB", (double)bytes / (double)(1ull << 20));
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(bytes >> 10));
+}
+
+static void print_item(FILE *o, const struct ps_event *e, const struct ps_verdict_item *it,
+		       const struct ps_tlb *t, const char *in)
+{
+	const struct ps_mapping *m = &e->maps[it->map];
+	char sz[32], hz[32];
+
+	mib(sz, sizeof(sz), m->end - m->start);
+	fprintf(o, "%s%s: %s %#llx-%#llx (%s, pid %d), %.1f%% of the samples\n", in,
+		it->kind == PSV_CANDIDATE ? "CANDIDATE" : "not a candidate", m->name,
+		(unsigned long long)m->start, (unsigned long long)m->end, sz, (int)m->pid,
+		it->share);
+	switch (it->kind) {
+	case PSV_ALREADY_HUGE:
+		fprintf(o, "%s  already on %s pages: huge pages are in place; nothing to gain here\n",
+			in, ps_page_names[it->huge_page]);
+		return;
+	case PSV_NOT_ELIGIBLE:
+		fprintf(o, "%s  %s is not eligible for huge pages\n", in, m->name);
+		return;
+	case PSV_FITS_TLB:
+		fprintf(o,
+			"%s  touches ~%llu 4K pages, which fit the %u-entry first-level DTLB: "
+			"huge pages cannot reduce its TLB misses much\n",
+			in, (unsigned long long)it->tlb_4k, t->l1d_4k);
+		return;
+	case PSV_FILE_BACKED:
+		fprintf(o,
+			"%s  file-backed on 4K pages: madvise(MADV_HUGEPAGE) does not apply "
+			"(THP for files needs CONFIG_READ_ONLY_THP_FOR_FS and read-only text, or "
+			"tmpfs mounted huge=); copy the data into anonymous or hugetlbfs memory\n",
+			in);
+		return;
+	case PSV_TOO_SMALL:
+		fprintf(o,
+			"%s  holds no whole 2 MiB-aligned region: a huge page cannot cover it "
+			"(allocate it 2 MiB aligned and at least 2 MiB long)\n",
+			in);
+		return;
+	default:
+		break;
+	}
+	uint64_t reach4k = (uint64_t)t->stlb * 4096;
+	char r4[32];
+	mib(r4, sizeof(r4), reach4k);
+	mib(hz, sizeof(hz), it->huge_end - it->huge_start);
+	fprintf(o,
+		"%s  on 4K pages: touched ~%llu distinct 4K pages (seen %llu, confidence %s) and "
+		"~%llu 2M regions (seen %llu, confidence %s)\n",
+		in, (unsigned long long)it->tlb_4k, (unsigned long long)m->pages_4k.seen,
+		ps_confidence_names[m->pages_4k.confidence], (unsigned long long)it->tlb_2m,
+		(unsigned long long)m->regions_2m.seen,
+		ps_confidence_names[m->regions_2m.confidence]);
+	fprintf(o,
+		"%s  prediction: TLB entries needed ~%llu -> ~%llu (%.0fx fewer); the %u-entry "
+		"STLB reaches %s with 4K pages (%s), and on 2M pages the data %s\n",
+		in, (unsigned long long)it->tlb_4k, (unsigned long long)it->tlb_2m,
+		it->tlb_2m ? (double)it->tlb_4k / (double)it->tlb_2m : 0.0, t->stlb, r4,
+		it->tlb_4k > t->stlb ? "exceeded now" : "enough now, but the L1 DTLB is not",
+		it->tlb_2m <= t->l1d_2m ? "fits the first-level DTLB"
+		: it->tlb_2m <= t->stlb ? "fits the STLB"
+					: "still exceeds the STLB");
+	fprintf(o,
+		"%s  how: madvise((void *)%#llx, %#llx, MADV_HUGEPAGE) on its 2 MiB-aligned part "
+		"[%#llx, %#llx) (%s), with /sys/kernel/mm/transparent_hugepage/enabled set to "
+		"madvise or always and .../defrag to madvise or defer+madvise (so the fault may "
+		"compact); or map it with MAP_HUGETLB (hugetlbfs pages reserved in "
+		"/proc/sys/vm/nr_hugepages)",
+		in, (unsigned long long)it->huge_start,
+		(unsigned long long)(it->huge_end - it->huge_start),
+		(unsigned long long)it->huge_start, (unsigned long long)it->huge_end, hz);
+	if (m->kind == PS_MAP_HEAP || m->kind == PS_MAP_ANON)
+		fprintf(o, "; if malloc allocates it: GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "
+			   "(THP for malloc's memory, glibc >= 2.35; =2: hugetlbfs pages)");
+	if (m->end - m->start >= SZ_1G)
+		fprintf(o, "; it spans 1 GiB or more: MAP_HUGETLB | MAP_HUGE_1GB covers it with "
+			   "fewer entries still");
+	fprintf(o, "\n");
+}
+
+void ps_verdict__print(FILE *o, const struct ps_event *e, const struct ps_tlb *t, const char *in)
+{
+	const struct ps_verdict *v = &e->verdict;
+	size_t cand = 0;
+
+	for (size_t i = 0; i < v->nr; i++)
+		cand += v->item[i].kind == PSV_CANDIDATE;
+	fprintf(o, "%sWould huge pages help? ", in);
+	switch (v->answer) {
+	case PSA_NO_DATA:
+		fprintf(o, "No samples with a data address in this view.\n");
+		return;
+	case PSA_KERNEL_VIEW:
+		fprintf(o,
+			"Not judged here: these are kernel-mode samples, whose data addresses are "
+			"the kernel's own; the user view judges the program's mappings.\n");
+		return;
+	case PSA_LIKELY:
+		fprintf(o, "Likely, for %zu mapping%s on 4K pages:\n", cand, cand == 1 ? "" : "s");
+		break;
+	case PSA_ALREADY_HUGE:
+		fprintf(o, "No: the mappings that take the samples are already on huge pages.\n");
+		break;
+	default:
+		fprintf(o, "Unlikely: no mapping with %.0f%% or more of the samples is on 4K "
+			   "pages and eligible.\n",
+			PSV_MIN_SHARE);
+		break;
+	}
+	for (size_t i = 0; i < v->nr; i++)
+		print_item(o, e, &v->item[i], t, in);
+	fprintf(o, "%s(TLB sizes: %s: %u-entry L1 DTLB for 4K, %u for 2M, %u-entry STLB)\n", in,
+		t->name, t->l1d_4k, t->l1d_2m, t->stlb);
+	if (v->time_event)
+		fprintf(o,
+			"%sNote: %s samples measure time spent, not TLB misses: a share here is "
+			"time on that data. On a machine with a PMU, record a TLB-miss event "
+			"(e.g. -e dtlb-load-misses, or dtlb_load_misses.walk_completed) to answer "
+			"directly.\n",
+			in, e->event);
+}
+
+void ps_verdict__json(FILE *o, const struct ps_event *e)
+{
+	const struct ps_verdict *v = &e->verdict;
+
+	fprintf(o, "{\"answer\": \"%s\", \"time_event\": %s, \"mappings\": [",
+		answer_names[v->answer], v->time_event ? "true" : "false");
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct ps_verdict_item *it = &v->item[i];
+		const struct ps_mapping *m = &e->maps[it->map];
+		fprintf(o, "%s{\"verdict\": \"%s\", \"mapping\": %zu, \"name\": ", i ? ", " : "",
+			kind_names[it->kind], it->map);
+		pc_json_str(o, m->name);
+		fprintf(o,
+			", \"start\": \"%#llx\", \"end\": \"%#llx\", \"share_percent\": %.4f, "
+			"\"tlb_entries_4k\": %llu, \"tlb_entries_2m\": %llu, \"huge_start\": "
+			"\"%#llx\", \"huge_end\": \"%#llx\"",
+			(unsigned long long)m->start, (unsigned long long)m->end, it->share,
+			(unsigned long long)it->tlb_4k, (unsigned long long)it->tlb_2m,
+			(unsigned long long)it->huge_start, (unsigned long long)it->huge_end);
+		if (it->kind == PSV_ALREADY_HUGE)
+			fprintf(o, ", \"page\": \"%s\"", ps_page_names[it->huge_page]);
+		fprintf(o, "}");
+	}
+	fprintf(o, "]}");
+}
