@@ -180,21 +180,23 @@ static void print_item(FILE *o, const struct ps_event *e, const struct ps_verdic
 	mib(r4, sizeof(r4), reach4k);
 	mib(hz, sizeof(hz), it->huge_end - it->huge_start);
 	fprintf(o,
-		"%s  on 4K pages: touched ~%llu distinct 4K pages (seen %llu, confidence %s) and "
-		"~%llu 2M regions (seen %llu, confidence %s)\n",
+		"%s  on 4K pages it touched ~%llu distinct 4K pages (%llu seen, at most %llu; "
+		"confidence %s) in ~%llu 2M regions (%llu seen; confidence %s)\n",
 		in, (unsigned long long)it->tlb_4k, (unsigned long long)m->pages_4k.seen,
-		ps_confidence_names[m->pages_4k.confidence], (unsigned long long)it->tlb_2m,
-		(unsigned long long)m->regions_2m.seen,
+		(unsigned long long)m->pages_4k.cap, ps_confidence_names[m->pages_4k.confidence],
+		(unsigned long long)it->tlb_2m, (unsigned long long)m->regions_2m.seen,
 		ps_confidence_names[m->regions_2m.confidence]);
 	fprintf(o,
-		"%s  prediction: TLB entries needed ~%llu -> ~%llu (%.0fx fewer); the %u-entry "
-		"STLB reaches %s with 4K pages (%s), and on 2M pages the data %s\n",
+		"%s  prediction: its data needs ~%llu TLB entries on 4K pages, ~%llu on 2M pages "
+		"(%.0fx fewer); 4K: %s the %u-entry L1 DTLB, %s the %u-entry STLB (%s reach); "
+		"2M: %s\n",
 		in, (unsigned long long)it->tlb_4k, (unsigned long long)it->tlb_2m,
-		it->tlb_2m ? (double)it->tlb_4k / (double)it->tlb_2m : 0.0, t->stlb, r4,
-		it->tlb_4k > t->stlb ? "exceeded now" : "enough now, but the L1 DTLB is not",
-		it->tlb_2m <= t->l1d_2m ? "fits the first-level DTLB"
-		: it->tlb_2m <= t->stlb ? "fits the STLB"
-					: "still exceeds the STLB");
+		it->tlb_2m ? (double)it->tlb_4k / (double)it->tlb_2m : 0.0,
+		it->tlb_4k > t->l1d_4k ? "beyond" : "within", t->l1d_4k,
+		it->tlb_4k > t->stlb ? "beyond" : "within", t->stlb, r4,
+		it->tlb_2m <= t->l1d_2m ? "within the first-level DTLB"
+		: it->tlb_2m <= t->stlb ? "within the STLB"
+					: "still beyond the STLB");
 	fprintf(o,
 		"%s  how: madvise((void *)%#llx, %#llx, MADV_HUGEPAGE) on its 2 MiB-aligned part "
 		"[%#llx, %#llx) (%s), with /sys/kernel/mm/transparent_hugepage/enabled set to "
@@ -244,6 +246,16 @@ void ps_verdict__print(FILE *o, const struct ps_event *e, const struct ps_tlb *t
 	}
 	for (size_t i = 0; i < v->nr; i++)
 		print_item(o, e, &v->item[i], t, in);
+	uint64_t unmapped = 0;
+	for (size_t i = 0; i < e->nr_maps; i++)
+		if (e->maps[i].kind == PS_MAP_UNMAPPED)
+			unmapped += e->maps[i].samples;
+	if (pc_pct(unmapped, e->data.total_samples) >= PSV_MIN_SHARE)
+		fprintf(o,
+			"%s%.1f%% of the samples fall outside every recorded mapping (not mapped "
+			"at the time, or the recording lacks that process's maps: pmuctl records "
+			"them for the processes it samples), so they cannot be judged\n",
+			in, pc_pct(unmapped, e->data.total_samples));
 	fprintf(o, "%s(TLB sizes: %s: %u-entry L1 DTLB for 4K, %u for 2M, %u-entry STLB)\n", in,
 		t->name, t->l1d_4k, t->l1d_2m, t->stlb);
 	if (v->time_event)

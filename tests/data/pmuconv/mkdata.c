@@ -9,11 +9,14 @@
  *                         start=NS (session clock at start)
  *   event NAME SOURCE PERIOD UNIT [freq]    SOURCE: pmu|nmi-ipi
  *   process PID PPID COMM EXE [BUILDID-HEX]
- *   mmap PID START END PGOFF PATH [BUILDID-HEX]   (r-x; [stack], [heap]: rw-)
  *   kallsyms FILE
  *   sample EV PID TID CPU TIME PERIOD user|kernel COMM [k=A,B,...] [u=A,B,...]
- *          [addr=DATA:DPAGE:CPAGE:STATUS] [ip=A] [repeat=N] [src=pmu|nmi-ipi|timer]
- *          (stacks innermost first; pages 0 unknown 1 4K 2 2M 3 1G)
+ *          [addr=DATA:DPAGE:CPAGE:STATUS] [ip=A] [repeat=N] [astep=S]
+ *          [src=pmu|nmi-ipi|timer]
+ *          (stacks innermost first; pages 0 unknown 1 4K 2 2M 3 1G; astep: each
+ *          repeat's data address is S bytes past the previous one's)
+ *   mmap PID START END PGOFF PATH [BUILDID-HEX] [time=NS]   (PATH - : anonymous;
+ *                         r-x; anonymous, [stack], [heap]: rw-)
  *   lost CPU TIME N
  *   throttle CPU EV TIME OLD NEW
  *   unthrottle CPU EV TIME OLD NEW   (the rate raised back)
@@ -159,12 +162,16 @@ int main(int argc, char **argv)
 			m.start = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
 			m.end = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
 			m.pgoff = strtoull(strtok_r(NULL, " \t", &save), NULL, 0);
-			snprintf(m.path, sizeof(m.path), "%s", strtok_r(NULL, " \t", &save));
-			/* r-x, but [stack], [heap] and the like are rw- as in /proc */
-			m.prot = m.path[0] == '[' && strcmp(m.path, "[vdso]") ? 3 : 5;
-			char *b = strtok_r(NULL, " \t", &save);
-			if (b)
-				m.build_id_size = (uint32_t)hexid(b, m.build_id);
+			const char *mp = strtok_r(NULL, " \t", &save);
+			snprintf(m.path, sizeof(m.path), "%s", strcmp(mp, "-") ? mp : "");
+			/* r-x, but anonymous memory, [stack], [heap] and the like are rw-
+			 * as in /proc */
+			m.prot = !m.path[0] || (m.path[0] == '[' && strcmp(m.path, "[vdso]")) ? 3 : 5;
+			for (char *b; (b = strtok_r(NULL, " \t", &save));)
+				if (!strncmp(b, "time=", 5))
+					m.time_ns = strtoull(b + 5, NULL, 0);
+				else
+					m.build_id_size = (uint32_t)hexid(b, m.build_id);
 			if (pmufile_writer__mmap(w, &m))
 				die(ln, "writer rejected mmap");
 		} else if (!strcmp(cmd, "kallsyms")) {
@@ -180,7 +187,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(cmd, "sample")) {
 			static uint64_t rec[4096];
 			struct pmuprof_sample *s = (void *)rec;
-			uint64_t k[256], u[256], repeat = 1, ip = 0;
+			uint64_t k[256], u[256], repeat = 1, ip = 0, astep = 0;
 			int nk = 0, nu = 0, has_addr = 0;
 			struct pmuprof_sample_addr ad = {0};
 			memset(rec, 0, sizeof(*s));
@@ -204,6 +211,8 @@ int main(int argc, char **argv)
 					ip = strtoull(t + 3, NULL, 0);
 				else if (!strncmp(t, "repeat=", 7))
 					repeat = strtoull(t + 7, NULL, 0);
+				else if (!strncmp(t, "astep=", 6))
+					astep = strtoull(t + 6, NULL, 0);
 				else if (!strcmp(t, "src=pmu"))
 					s->source = PMUPROF_SOURCE_PMU;
 				else if (!strcmp(t, "src=nmi-ipi"))
@@ -242,9 +251,12 @@ int main(int argc, char **argv)
 			p += nu * 8;
 			s->hdr.type = PMUPROF_REC_SAMPLE;
 			s->hdr.size = (uint32_t)(p - (uint8_t *)rec);
-			for (uint64_t i = 0; i < repeat; i++)
+			for (uint64_t i = 0; i < repeat; i++) {
 				if (pmufile_writer__records(w, rec, s->hdr.size))
 					die(ln, "writer rejected sample");
+				if (has_addr)
+					((struct pmuprof_sample_addr *)(s + 1))->data_addr += astep;
+			}
 		} else if (!strcmp(cmd, "lost")) {
 			struct pmuprof_lost l = {0};
 			l.hdr.type = PMUPROF_REC_LOST;
