@@ -1,56 +1,121 @@
 // SPDX-License-Identifier: MIT
-/* `pmuconv pagesize`: load with the page-size consumer, print the summary;
- * optional bar chart through the renderer. */
+/* `pmuconv pagesize`: load with the page-size consumer, print the summary
+ * (or two recordings side by side with --compare); optional bar chart
+ * through the renderer. */
 #include "cli.h"
 #include "pagesize.h"
 #include "render.h"
 
+#include <string.h>
+
 static const struct pc_cmd_help help = {
 	"pagesize",
-	"usage: pmuconv pagesize FILE [--json] [-o OUT] [--svg FILE] [options]\n"
-	"Per event, the shares of samples whose data access (and whose code) sat on 4K,\n"
-	"2M, 1G or unknown pages, with the top symbols and processes per page size.\n"
-	"Needs a recording made with `pmuctl record --data-addr`. With --user-only or\n"
-	"--kernel-only only the samples taken in user or kernel mode are counted.\n"
+	"usage: pmuconv pagesize FILE [--json] [-o OUT] [--svg FILE] [--together] [options]\n"
+	"       pmuconv pagesize --compare BEFORE AFTER [--json] [-o OUT] [options]\n"
+	"Would huge pages help? Per event, for user-mode and kernel-mode samples apart:\n"
+	"the verdict (which mappings on 4K pages would gain from 2M/1G pages, the TLB\n"
+	"entries their data needs before and after, and how to get huge pages), the\n"
+	"shares of samples whose data access (and whose code) sat on 4K, 2M, 1G or\n"
+	"unknown pages, the top functions with their accesses by page size, and the\n"
+	"recorded mappings the data addresses fall in, with the distinct 4K pages and\n"
+	"2M regions touched (estimated from the samples, with a confidence). The\n"
+	"kernel view names the kernel's first-touch page zeroing. See docs/HUGEPAGES.md.\n"
+	"Needs a recording made with `pmuctl record --data-addr`.\n"
+	"  --together          one view of user and kernel samples together\n"
+	"  --user-only, --kernel-only  only that view\n"
+	"  --compare BEFORE AFTER  the two recordings' per-mapping tables side by side,\n"
+	"                      with samples per second of run time\n"
 	"  --json              machine-readable output\n"
 	"  --svg FILE          also write the bar chart (when the renderer is built)\n"
 	"  -e, --event EVENT   only this event\n"
 	"  -o, --output OUT    write to OUT instead of stdout\n" FILTER_HELP COMMON_INPUT_HELP};
 
-int cmd_pagesize(int argc, char **argv)
+/* Load positional i of c into a new summary; NULL after printing why. */
+static struct pagesize_summary *load_one(struct pc_cli *c, int i, bool together)
 {
-	struct pc_cli c;
 	struct pc_set s = {0};
 	struct pagesize_summary *ps = NULL;
-	struct pagesize_acc *acc;
-	FILE *out;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_JSON,
-			     &help, 1, 1);
+	struct pagesize_acc *acc = pagesize_acc__new(c->load.filter.mode, together);
 
-	if (r)
-		return r == 1 ? 0 : 2;
-	if (c.svg && !render_pagesize_svg) {
-		fprintf(stderr, "pmuconv pagesize: --svg: not built (no page-size chart renderer "
-				"in this pmuconv)\n");
-		return 3;
+	if (!acc) {
+		fprintf(stderr, "pmuconv pagesize: out of memory\n");
+		return NULL;
 	}
-	if (!(acc = pagesize_acc__new(c.load.filter.mode, false)))
-		return 1;
-	c.load.also = pagesize_acc__consumer(acc);
-	if ((r = pc_cli_load(&c, &s, 0)))
+	c->load.also = pagesize_acc__consumer(acc);
+	if (pc_cli_load(c, &s, i))
 		goto done;
 	if (!s.acct.has_pages) {
 		fprintf(stderr,
 			"pmuconv pagesize: %s is %s input, which has no page sizes; page sizes "
 			"come from pmuprof recordings made with `pmuctl record --data-addr`\n",
-			c.pos[0], s.acct.format ? s.acct.format : "text");
-		r = 1;
+			c->pos[i], s.acct.format ? s.acct.format : "text");
 		goto done;
 	}
-	if (!(ps = pagesize_acc__summarize(acc, &s))) {
+	if (!(ps = pagesize_acc__summarize(acc, &s)))
 		fprintf(stderr, "pmuconv pagesize: out of memory\n");
+	else if (!ps->has_data_addr && c->npos > 1)
+		fprintf(stderr,
+			"pmuconv pagesize: %s was recorded without data addresses, so it has no "
+			"page sizes to compare; record with `pmuctl record --data-addr`\n",
+			c->pos[i]);
+	if (ps && !ps->has_data_addr && c->npos > 1) {
+		pagesize_summary__free(ps);
+		ps = NULL;
+	}
+	if (ps) /* the set's source string goes away with the set */
+		ps->source = c->pos[i];
+done:
+	pagesize_acc__free(acc);
+	pc_set__free(&s);
+	return ps;
+}
+
+int cmd_pagesize(int argc, char **argv)
+{
+	struct pc_cli c;
+	struct pagesize_summary *ps = NULL, *after = NULL;
+	bool together = false, compare = false;
+	FILE *out;
+	int r, n = 0;
+
+	/* this command's own flags, before the common parser sees argv */
+	for (int i = 0; i < argc; i++) {
+		if (i && !strcmp(argv[i], "--"))
+			for (; i < argc; i++)
+				argv[n++] = argv[i];
+		if (i >= argc)
+			break;
+		if (i && !strcmp(argv[i], "--together"))
+			together = true;
+		else if (i && !strcmp(argv[i], "--compare"))
+			compare = true;
+		else
+			argv[n++] = argv[i];
+	}
+	argc = n;
+	r = pc_cli_parse(&c, argc, argv,
+			 OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_JSON,
+			 &help, 1, compare ? 2 : 1);
+	if (r)
+		return r == 1 ? 0 : 2;
+	if (compare && c.npos != 2) {
+		fprintf(stderr, "pmuconv pagesize: --compare wants two recordings, BEFORE and "
+				"AFTER\n");
+		return 2;
+	}
+	if (together && c.load.filter.mode) {
+		fprintf(stderr, "pmuconv pagesize: --together cannot be combined with --user-only "
+				"or --kernel-only\n");
+		return 2;
+	}
+	if (c.svg && (compare || !render_pagesize_svg)) {
+		fprintf(stderr, compare ? "pmuconv pagesize: --svg draws one recording; drop "
+					  "--compare or --svg\n"
+					: "pmuconv pagesize: --svg: not built (no page-size chart "
+					  "renderer in this pmuconv)\n");
+		return compare ? 2 : 3;
+	}
+	if (!(ps = load_one(&c, 0, together)) || (compare && !(after = load_one(&c, 1, together)))) {
 		r = 1;
 		goto done;
 	}
@@ -58,7 +123,10 @@ int cmd_pagesize(int argc, char **argv)
 		r = 1;
 		goto done;
 	}
-	pagesize_print(out, ps, c.json);
+	if (compare)
+		pagesize_compare_print(out, ps, after, c.json);
+	else
+		pagesize_print(out, ps, c.json);
 	r = pc_cli_close_out(out, c.out);
 	if (!r && c.svg && ps->has_data_addr) {
 		FILE *f = pc_cli_open_out(c.svg);
@@ -66,7 +134,6 @@ int cmd_pagesize(int argc, char **argv)
 	}
 done:
 	pagesize_summary__free(ps);
-	pagesize_acc__free(acc);
-	pc_set__free(&s);
+	pagesize_summary__free(after);
 	return r;
 }

@@ -318,6 +318,7 @@ struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
 	s->tlb = ps_tlb_for(s->cpu_model);
 	s->has_data_addr = set->acct.has_data_addr;
 	s->has_code_page = set->acct.has_code_page;
+	s->duration_s = set->acct.has_time ? (double)set->acct.duration_ns / 1e9 : 0;
 	for (size_t e = 0; e < set->nr && e < PS_MAX_EVENTS; e++)
 		for (int v = 0; v < nv; v++) {
 			struct ps_event *pe = &s->events[s->nr_events++];

@@ -157,7 +157,8 @@ struct pagesize_summary {
 	bool has_data_addr; /* recorded with PMUPROF_CF_DATA_ADDR */
 	bool has_code_page; /* recorded with PMUPROF_CF_CODE_PAGE */
 	const struct ps_tlb *tlb;
-	size_t nr_events; /* one entry per (event, view) */
+	double duration_s; /* run time of the recording, 0 if unknown */
+	size_t nr_events;  /* one entry per (event, view) */
 	struct ps_event *events;
 };
 
@@ -178,6 +179,12 @@ struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
 						 const struct pc_set *s);
 void pagesize_summary__free(struct pagesize_summary *s);
 int pagesize_print(FILE *out, const struct pagesize_summary *s, int json);
+
+/* pagesize_compare.c: `pmuconv pagesize --compare BEFORE AFTER`, the
+ * per-mapping tables of two recordings side by side (mappings matched by
+ * name and kind, then by rank, since addresses move between runs). */
+int pagesize_compare_print(FILE *out, const struct pagesize_summary *before,
+			   const struct pagesize_summary *after, int json);
 
 /* pagemap.c: the per-mapping tables. */
 struct ps_maps;
