@@ -5,7 +5,9 @@
 #include "diff.h"
 #include "render.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct pc_cmd_help help = {
 	"diff",
@@ -13,6 +15,8 @@ static const struct pc_cmd_help help = {
 	"Compare two recordings of the same event: per function, the self and total\n"
 	"shares (normalised by each recording's total) in A and B and the change, largest\n"
 	"changes first. --svg writes a differential flamegraph (renderer needed).\n"
+	"  --absolute          per second of each recording's run time instead of shares:\n"
+	"                      weight (events) and samples per second, change B - A\n"
 	"  -e, --event EVENT   event to compare (needed when a file has several)\n"
 	"  -n, --top N         rows (default 30)\n"
 	"  --json              machine-readable output\n"
@@ -43,10 +47,25 @@ int cmd_diff(int argc, char **argv)
 	struct diff_row *rows = NULL;
 	size_t nr = 0;
 	FILE *out = NULL;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_JSON | OPT_TOP,
-			     &help, 2, 2);
+	bool absolute = false;
+	int r, n = 0;
+
+	for (int i = 0; i < argc; i++) { /* this command's own flag */
+		if (i && !strcmp(argv[i], "--"))
+			for (; i < argc; i++)
+				argv[n++] = argv[i];
+		if (i >= argc)
+			break;
+		if (i && !strcmp(argv[i], "--absolute"))
+			absolute = true;
+		else
+			argv[n++] = argv[i];
+	}
+	argc = n;
+	r = pc_cli_parse(&c, argc, argv,
+			 OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_JSON |
+				 OPT_TOP,
+			 &help, 2, 2);
 
 	if (r)
 		return r == 1 ? 0 : 2;
@@ -65,6 +84,20 @@ int cmd_diff(int argc, char **argv)
 		r = 2;
 		goto done;
 	}
+	double secs[2] = {sa.acct.has_time ? (double)sa.acct.duration_ns / 1e9 : 0,
+			  sb.acct.has_time ? (double)sb.acct.duration_ns / 1e9 : 0};
+	for (int k = 0; absolute && k < 2; k++)
+		if (secs[k] <= 0) {
+			fprintf(stderr,
+				"pmuconv diff: --absolute: %s does not say how long the recording "
+				"ran "
+				"(%s input has no run time); compare shares without --absolute, or "
+				"use pmuprof recordings\n",
+				c.pos[k],
+				(k ? sb : sa).acct.format ? (k ? sb : sa).acct.format : "this");
+			r = 2;
+			goto done;
+		}
 	if (strcmp(a->prof.event, b->prof.event))
 		pc_warn("diff: comparing different events '%s' and '%s'", a->prof.event,
 			b->prof.event);
@@ -85,7 +118,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	const char *paths[2] = {c.pos[0], c.pos[1]};
 	const struct pc_agg *evs[2] = {a, b};
-	diff_print(out, paths, evs, rows, nr, c.top, c.json);
+	if (absolute)
+		diff_print_absolute(out, paths, evs, secs, rows, nr, c.top, c.json);
+	else
+		diff_print(out, paths, evs, rows, nr, c.top, c.json);
 	r = pc_cli_close_out(out, c.out);
 	if (!r && c.svg) {
 		struct render_opts ro;

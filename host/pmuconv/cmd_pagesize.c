@@ -4,6 +4,7 @@
  * through the renderer. */
 #include "cli.h"
 #include "pagesize.h"
+#include "pagesize_compare.h"
 #include "render.h"
 
 #include <string.h>
@@ -115,7 +116,8 @@ int cmd_pagesize(int argc, char **argv)
 					  "renderer in this pmuconv)\n");
 		return compare ? 2 : 3;
 	}
-	if (!(ps = load_one(&c, 0, together)) || (compare && !(after = load_one(&c, 1, together)))) {
+	if (!(ps = load_one(&c, 0, together)) ||
+	    (compare && !(after = load_one(&c, 1, together)))) {
 		r = 1;
 		goto done;
 	}

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_row(const void *pa, const void *pb)
 {
@@ -57,12 +58,18 @@ int diff_rows(const struct pc_report_event *ra, const struct pc_report_event *rb
 			d->kind = a[i].kind;
 			d->self_a = pc_pct(a[i].self_weight, ta);
 			d->total_a = pc_pct(a[i].total_weight, ta);
+			d->self_wa = a[i].self_weight;
+			d->total_wa = a[i].total_weight;
+			d->self_sa = a[i].self_samples;
 		}
 		if (c >= 0) {
 			d->name = b[j].name;
 			d->kind = b[j].kind;
 			d->self_b = pc_pct(b[j].self_weight, tb);
 			d->total_b = pc_pct(b[j].total_weight, tb);
+			d->self_wb = b[j].self_weight;
+			d->total_wb = b[j].total_weight;
+			d->self_sb = b[j].self_samples;
 		}
 		if (c <= 0)
 			i++;
@@ -117,6 +124,94 @@ int diff_print(FILE *out, const char *const path[2], const struct pc_agg *const 
 		fprintf(out, "  %6.2f%% %6.2f%% %+7.2f  %6.2f%% %6.2f%% %+7.2f  %s\n", d->self_a,
 			d->self_b, d->self_b - d->self_a, d->total_a, d->total_b,
 			d->total_b - d->total_a, d->name);
+	}
+	if (nr > top)
+		fprintf(out, "  ... %zu more\n", nr - top);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* for the absolute sort: the two run times */
+static double abs_secs[2];
+
+static double per_s(uint64_t v, int k)
+{
+	return (double)v / abs_secs[k];
+}
+
+static int cmp_row_abs(const void *pa, const void *pb)
+{
+	const struct diff_row *a = pa, *b = pb;
+	double da = fabs(per_s(a->self_wb, 1) - per_s(a->self_wa, 0));
+	double db = fabs(per_s(b->self_wb, 1) - per_s(b->self_wa, 0));
+
+	if (da != db)
+		return da < db ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+int diff_print_absolute(FILE *out, const char *const path[2], const struct pc_agg *const ev[2],
+			const double secs[2], struct diff_row *rows, size_t nr, size_t top,
+			int json)
+{
+	char ub[96];
+
+	abs_secs[0] = secs[0];
+	abs_secs[1] = secs[1];
+	qsort(rows, nr, sizeof(*rows), cmp_row_abs);
+	if (json) {
+		for (int k = 0; k < 2; k++) {
+			fprintf(out, k ? "},\n \"b\": {\"source\": " : "{\n \"a\": {\"source\": ");
+			pc_json_str(out, path[k]);
+			pc_json_kstr(out, ", \"event\": ", ev[k]->prof.event);
+			fprintf(out,
+				", \"seconds\": %.6f, \"samples\": %llu, \"samples_per_s\": %.4f, "
+				"\"total_weight\": %llu, \"weight_per_s\": %.4f, \"weight\": ",
+				secs[k], (unsigned long long)ev[k]->prof.total_samples,
+				(double)ev[k]->prof.total_samples / secs[k],
+				(unsigned long long)ev[k]->prof.total_weight,
+				(double)ev[k]->prof.total_weight / secs[k]);
+			pc_json_str(out, pc_unit_label(ev[k], ub, sizeof(ub)));
+		}
+		fprintf(out, "},\n \"functions\": [");
+		for (size_t i = 0; i < nr && i < top; i++) {
+			const struct diff_row *d = &rows[i];
+			fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
+			pc_json_str(out, d->name);
+			fprintf(out,
+				", \"self_per_s_a\": %.4f, \"self_per_s_b\": %.4f, "
+				"\"self_per_s_delta\": %.4f, \"total_per_s_a\": %.4f, "
+				"\"total_per_s_b\": %.4f, \"self_samples_per_s_a\": %.4f, "
+				"\"self_samples_per_s_b\": %.4f}",
+				per_s(d->self_wa, 0), per_s(d->self_wb, 1),
+				per_s(d->self_wb, 1) - per_s(d->self_wa, 0), per_s(d->total_wa, 0),
+				per_s(d->total_wb, 1), per_s(d->self_sa, 0), per_s(d->self_sb, 1));
+		}
+		fprintf(out, "]\n}\n");
+		return ferror(out) ? -EIO : 0;
+	}
+	for (int k = 0; k < 2; k++)
+		fprintf(out,
+			"%c: %s: event %s, run time %.3f s, %llu samples (%.2f/s), weight = %s, "
+			"%.1f/s\n",
+			"AB"[k], path[k], ev[k] -> prof.event, secs[k],
+			(unsigned long long)ev[k]->prof.total_samples,
+			(double)ev[k]->prof.total_samples / secs[k],
+			pc_unit_label(ev[k], ub, sizeof(ub)),
+			(double)ev[k]->prof.total_weight / secs[k]);
+	fprintf(out, "absolute: weight and samples per second of each recording's run time; "
+		     "delta = B - A per second, change relative to A\n\n");
+	fprintf(out, "  %14s %14s %14s %8s  %11s %11s  %s\n", "self A/s", "self B/s", "delta/s",
+		"change", "samples A/s", "samples B/s", "function");
+	for (size_t i = 0; i < nr && i < top; i++) {
+		const struct diff_row *d = &rows[i];
+		double a = per_s(d->self_wa, 0), b = per_s(d->self_wb, 1);
+		char ch[16];
+		if (a > 0)
+			snprintf(ch, sizeof(ch), "%+.1f%%", 100.0 * (b - a) / a);
+		else
+			snprintf(ch, sizeof(ch), "%s", b > 0 ? "new" : "-");
+		fprintf(out, "  %14.1f %14.1f %+14.1f %8s  %11.2f %11.2f  %s\n", a, b, b - a, ch,
+			per_s(d->self_sa, 0), per_s(d->self_sb, 1), d->name);
 	}
 	if (nr > top)
 		fprintf(out, "  ... %zu more\n", nr - top);

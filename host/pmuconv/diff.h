@@ -9,7 +9,9 @@
 struct diff_row {
 	const char *name;
 	int kind;
-	double self_a, self_b, total_a, total_b; /* percent of each total */
+	double self_a, self_b, total_a, total_b;       /* percent of each total */
+	uint64_t self_wa, self_wb, total_wa, total_wb; /* weights (estimated counts) */
+	uint64_t self_sa, self_sb;		       /* self samples */
 };
 
 /* Join A's and B's function tables by (name, kind) into *out (to free),
@@ -19,5 +21,13 @@ int diff_rows(const struct pc_report_event *ra, const struct pc_report_event *rb
 /* Print the first `top` rows as text or JSON; path/ev: the two inputs. */
 int diff_print(FILE *out, const char *const path[2], const struct pc_agg *const ev[2],
 	       const struct diff_row *rows, size_t nr, size_t top, int json);
+
+/* Absolute mode (pmuconv diff --absolute): the same rows as weight and
+ * samples per second of each recording's run time (secs[k] > 0), the change
+ * B - A per second and relative to A; largest absolute self change first
+ * (re-sorts rows). */
+int diff_print_absolute(FILE *out, const char *const path[2], const struct pc_agg *const ev[2],
+			const double secs[2], struct diff_row *rows, size_t nr, size_t top,
+			int json);
 
 #endif

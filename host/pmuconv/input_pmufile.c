@@ -357,9 +357,9 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	if (dp != PS_NONE && l->out->wants_access) {
 		if (pc_grow((void **)&l->acc, &l->cap_acc, l->nr_acc + 1, sizeof(*l->acc)))
 			return -ENOMEM;
-		l->acc[l->nr_acc++] = (struct access_ent){ad->data_addr, s->time_ns, w,
-							  (int32_t)s->pid, (uint16_t)s->event,
-							  flags & KMODE, (uint8_t)dp};
+		l->acc[l->nr_acc++] = (struct access_ent){
+			ad->data_addr,	    s->time_ns,	   w,	       (int32_t)s->pid,
+			(uint16_t)s->event, flags & KMODE, (uint8_t)dp};
 	}
 	return part_add(l, (uint64_t)raw, s->ip,
 			(ad->addr_status < 8 ? ad->addr_status : 7) |
@@ -624,8 +624,8 @@ static int emit_accesses(struct loader *l)
 				      .addr = e->addr,
 				      .weight = e->weight};
 		if (m) {
-			pm = (struct pc_mapping){m->pid, m->prot, m->start, m->end, m->pgoff,
-						 m->path};
+			pm = (struct pc_mapping){m->pid, m->prot,  m->start,
+						 m->end, m->pgoff, m->path};
 			a.map = &pm;
 		}
 		r = pc_stream__emit_access(l->out, &a);

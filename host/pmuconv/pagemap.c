@@ -11,7 +11,7 @@
  * process runs, at exec and at exit) is one row: same pid, start, file
  * offset and path; its extent is the largest recorded ([heap] grows).
  */
-#include "pagesize.h"
+#include "pagemap.h"
 #include "textparse.h"
 #include "util.h"
 
@@ -22,16 +22,12 @@
 #define SZ_4K_SHIFT 12
 #define SZ_2M_SHIFT 21
 
-const char *const ps_map_kind_names[PS_MAP__NR] = {
-	"anon", "heap", "stack", "file", "hugetlb", "special", "kernel", "unmapped"};
-const char *const ps_confidence_names[3] = {"high", "medium", "low"};
-
 struct pm_map {
 	uint32_t event;
 	int32_t pid;
 	int kind;
 	uint64_t start, end, pgoff;
-	const char *path; /* in the arena */
+	const char *path;				/* in the arena */
 	uint64_t samples[2][PS__NR], weight[2][PS__NR]; /* [kernel mode][page] */
 };
 
@@ -95,7 +91,7 @@ int ps_maps__add(struct ps_maps *m, const struct pc_access *x)
 	int32_t pid = pm ? pm->pid : -1;
 	uint64_t start = pm ? pm->start : 0, end = pm ? pm->end : 0, pgoff = pm ? pm->pgoff : 0;
 	const char *path = pm ? pm->path : x->addr >= KERNEL_ADDR_MIN ? "[kernel]" : "[unmapped]";
-	int kind = pm	      ? ps_map_kind_of(path)
+	int kind = pm				? ps_map_kind_of(path)
 		   : x->addr >= KERNEL_ADDR_MIN ? PS_MAP_KERNEL
 						: PS_MAP_UNMAPPED;
 	size_t i = m->nr;
@@ -111,8 +107,12 @@ int ps_maps__add(struct ps_maps *m, const struct pc_access *x)
 		if (pc_grow((void **)&m->maps, &m->cap, m->nr + 1, sizeof(*m->maps)))
 			return -ENOMEM;
 		struct pm_map *n = &m->maps[m->nr];
-		*n = (struct pm_map){.event = x->event, .pid = pid, .kind = kind, .start = start,
-				     .end = end, .pgoff = pgoff};
+		*n = (struct pm_map){.event = x->event,
+				     .pid = pid,
+				     .kind = kind,
+				     .start = start,
+				     .end = end,
+				     .pgoff = pgoff};
 		if (!(n->path = pc_arena__strndup(&m->names, path, strlen(path))))
 			return -ENOMEM;
 		m->nr++;
@@ -158,7 +158,7 @@ void ps_density__estimate(uint64_t *keys, size_t n, uint64_t cap, struct ps_dens
 	if (d->estimate < d->seen)
 		d->estimate = d->seen;
 	d->coverage = n ? 1.0 - (double)d->once / (double)n : 0.0;
-	d->confidence = d->coverage >= 0.9 ? PS_CONF_HIGH
+	d->confidence = d->coverage >= 0.9   ? PS_CONF_HIGH
 			: d->coverage >= 0.5 ? PS_CONF_MEDIUM
 					     : PS_CONF_LOW;
 }

@@ -2,15 +2,14 @@
 /* The page-size consumer of the sample stream: data and code page-size
  * shares per event, the top symbols and processes, and their text/JSON. */
 #include "pagesize.h"
+#include "pagemap.h"
+#include "verdict.h"
 #include "pcagg.h"
 #include "tlbinfo.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
-
-const char *const ps_page_names[PS__NR] = {"4K", "2M", "1G", "unknown"};
-const char *const ps_view_names[PS_VIEW__NR] = {"user", "kernel", "all"};
 
 #define PS_MAX_EVENTS 16
 
@@ -105,7 +104,7 @@ int pagesize_acc__consume(void *ctx, const struct pc_sample *s)
 		if (pc_grow((void **)&a->ents, &a->cap, a->nr + 1, sizeof(*a->ents)))
 			return -ENOMEM;
 		e = &a->ents[a->nr];
-		*e = (struct ps_ent){NULL,	  NULL,		  s->event, p->data_page,
+		*e = (struct ps_ent){NULL,	     NULL,	 s->event, p->data_page,
 				     s->kernel_mode, p->samples, p->weight};
 		e->sym = pc_arena__strndup(&a->names, p->ip_name, strlen(p->ip_name));
 		e->comm = pc_arena__strndup(&a->names, s->comm ? s->comm : "", s->comm_len);
@@ -306,8 +305,7 @@ struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
 		views[nv++] = PS_VIEW_USER;
 		views[nv++] = PS_VIEW_KERNEL;
 	}
-	if (!s || !syms || !procs ||
-	    !(s->events = calloc(PS_MAX_EVENTS * 2, sizeof(*s->events)))) {
+	if (!s || !syms || !procs || !(s->events = calloc(PS_MAX_EVENTS * 2, sizeof(*s->events)))) {
 		pagesize_summary__free(s);
 		s = NULL;
 		errno = ENOMEM;
@@ -437,8 +435,9 @@ static void json_event_extra(FILE *out, const struct ps_event *e)
 				", \"kind\": \"%s\", \"pid\": %d, \"start\": \"%#llx\", \"end\": "
 				"\"%#llx\", \"size\": %llu, \"samples\": %llu, \"weight\": %llu, "
 				"\"share_percent\": %.4f, \"pages\": {",
-				ps_map_kind_names[m->kind], (int)m->pid, (unsigned long long)m->start,
-				(unsigned long long)m->end, (unsigned long long)(m->end - m->start),
+				ps_map_kind_names[m->kind], (int)m->pid,
+				(unsigned long long)m->start, (unsigned long long)m->end,
+				(unsigned long long)(m->end - m->start),
 				(unsigned long long)m->samples, (unsigned long long)m->weight,
 				pc_pct(m->samples, e->data.total_samples));
 			for (int p = 0; p < PS__NR; p++)
@@ -501,8 +500,8 @@ static void print_maps(FILE *out, const struct ps_event *e)
 			fprintf(out, " %6.1f%%", pc_pct(m->page_samples[p], m->samples));
 		fprintf(out, " %18s %18s  %s", p4, r2, m->name);
 		if (m->kind != PS_MAP_KERNEL && m->kind != PS_MAP_UNMAPPED)
-			fprintf(out, " %#llx-%#llx (%llu KiB, pid %d)", (unsigned long long)m->start,
-				(unsigned long long)m->end,
+			fprintf(out, " %#llx-%#llx (%llu KiB, pid %d)",
+				(unsigned long long)m->start, (unsigned long long)m->end,
 				(unsigned long long)((m->end - m->start) >> 10), (int)m->pid);
 		fprintf(out, "\n");
 	}
@@ -523,7 +522,8 @@ static void print_zeroing(FILE *out, const struct ps_event *e, const struct ps_e
 			pc_pct(e->zero_samples, e->data.total_samples),
 			(unsigned long long)e->zero_samples, e->zero_fn[0] ? e->zero_fn : "?");
 	if (e->view == PS_VIEW_USER && e->all_samples > e->samples) {
-		fprintf(out, "(%llu kernel-mode samples of this event, %.2f%%, are not in this view",
+		fprintf(out,
+			"(%llu kernel-mode samples of this event, %.2f%%, are not in this view",
 			(unsigned long long)(e->all_samples - e->samples),
 			pc_pct(e->all_samples - e->samples, e->all_samples));
 		if (kview && kview->zero_samples)
@@ -591,13 +591,15 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 				: NULL;
 		char unit[48];
 		static const char *const view_title[PS_VIEW__NR] = {
-			"user-mode samples", "kernel-mode samples", "user and kernel samples together"};
+			"user-mode samples", "kernel-mode samples",
+			"user and kernel samples together"};
 		snprintf(unit, sizeof(unit), "est.%s", e->unit);
 		fprintf(out,
 			"\n== event %s, %s: %llu samples, %llu with address data, %llu with a data "
 			"address ==\n",
 			e->event, view_title[e->view], (unsigned long long)e->samples,
-			(unsigned long long)e->with_addr, (unsigned long long)e->data.total_samples);
+			(unsigned long long)e->with_addr,
+			(unsigned long long)e->data.total_samples);
 		if (e->no_data_access)
 			fprintf(out,
 				"(%llu samples had no data address: %llu no memory operand, %llu "

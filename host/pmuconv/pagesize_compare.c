@@ -8,7 +8,8 @@
  * and kind, then by their rank among equal names: addresses move between
  * runs (ASLR), names do not.
  */
-#include "pagesize.h"
+#include "pagesize_compare.h"
+#include "psnames.h"
 #include "util.h"
 
 #include <errno.h>
@@ -32,7 +33,8 @@ static size_t rank_of(const struct ps_event *e, size_t i)
 	size_t r = 0;
 
 	for (size_t j = 0; j < i; j++)
-		r += e->maps[j].kind == e->maps[i].kind && !strcmp(e->maps[j].name, e->maps[i].name);
+		r += e->maps[j].kind == e->maps[i].kind &&
+		     !strcmp(e->maps[j].name, e->maps[i].name);
 	return r;
 }
 
@@ -68,10 +70,12 @@ static void row(FILE *o, int json, bool first, const char *name, const struct ps
 				continue;
 			}
 			fprintf(o,
-				"{\"samples\": %llu, \"share_percent\": %.4f, \"samples_per_s\": %.4f, "
+				"{\"samples\": %llu, \"share_percent\": %.4f, \"samples_per_s\": "
+				"%.4f, "
 				"\"size\": %llu",
 				(unsigned long long)m->samples, pc_pct(m->samples, k ? ta : tb),
-				rate(m->samples, k ? sa : sb), (unsigned long long)(m->end - m->start));
+				rate(m->samples, k ? sa : sb),
+				(unsigned long long)(m->end - m->start));
 			for (int p = 0; p < PS__NR; p++)
 				fprintf(o, ", \"%s_percent\": %.4f", ps_page_names[p],
 					pc_pct(m->page_samples[p], m->samples));
@@ -87,8 +91,9 @@ static void row(FILE *o, int json, bool first, const char *name, const struct ps
 			fprintf(o, "%7s %9s %6s %6s %6s  ", "-", "-", "-", "-", "-");
 			continue;
 		}
-		fprintf(o, "%6.2f%% %9.1f %5.1f%% %5.1f%% %5.1f%%  ", pc_pct(m->samples, k ? ta : tb),
-			rate(m->samples, k ? sa : sb), pc_pct(m->page_samples[PS_4K], m->samples),
+		fprintf(o, "%6.2f%% %9.1f %5.1f%% %5.1f%% %5.1f%%  ",
+			pc_pct(m->samples, k ? ta : tb), rate(m->samples, k ? sa : sb),
+			pc_pct(m->page_samples[PS_4K], m->samples),
 			pc_pct(m->page_samples[PS_2M], m->samples),
 			pc_pct(m->page_samples[PS_1G], m->samples));
 		if (!k)
@@ -98,7 +103,8 @@ static void row(FILE *o, int json, bool first, const char *name, const struct ps
 }
 
 static void one(FILE *o, int json, const struct pagesize_summary *B,
-		const struct pagesize_summary *A, const struct ps_event *eb, const struct ps_event *ea)
+		const struct pagesize_summary *A, const struct ps_event *eb,
+		const struct ps_event *ea)
 {
 	const struct ps_event *any = eb ? eb : ea;
 	double sb = B->duration_s, sa = A->duration_s;
@@ -119,7 +125,8 @@ static void one(FILE *o, int json, const struct pagesize_summary *B,
 				"{\"samples\": %llu, \"samples_per_s\": %.4f, \"with_data_addr\": "
 				"%llu, \"verdict\": \"%s\"",
 				(unsigned long long)e->samples, rate(e->samples, k ? sa : sb),
-				(unsigned long long)e->data.total_samples, answer_text[e->verdict.answer]);
+				(unsigned long long)e->data.total_samples,
+				answer_text[e->verdict.answer]);
 			for (int p = 0; p < PS__NR; p++)
 				fprintf(o, ", \"%s_percent\": %.4f", ps_page_names[p],
 					pc_pct(e->data.samples[p], e->data.total_samples));
@@ -148,8 +155,8 @@ static void one(FILE *o, int json, const struct pagesize_summary *B,
 			"\nMappings (share of the view's samples with a data address, samples per "
 			"second of run time, page sizes):\n"
 			"  %-41s| %-41s\n  %7s %9s %6s %6s %6s  | %7s %9s %6s %6s %6s  %s\n",
-			"before", "after", "share", "samples/s", "4K", "2M", "1G", "share", "samples/s",
-			"4K", "2M", "1G", "mapping");
+			"before", "after", "share", "samples/s", "4K", "2M", "1G", "share",
+			"samples/s", "4K", "2M", "1G", "mapping");
 	}
 	for (size_t i = 0; eb && i < eb->nr_maps; i++) {
 		const struct ps_mapping *m = &eb->maps[i];

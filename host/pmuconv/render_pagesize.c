@@ -24,6 +24,9 @@ static const struct rc_rgb page_rgb[PS__NR] = {
 	{158, 158, 158}, /* unknown: grey */
 };
 
+static const char *const view_title[PS_VIEW__NR] = {"user mode", "kernel mode",
+						     "user and kernel mode"};
+
 static uint64_t split_part(const struct ps_split *sp, int p)
 {
 	return sp->total_weight ? sp->weight[p] : sp->samples[p];
@@ -127,10 +130,12 @@ int rc_pagesize_write(FILE *o, const struct pagesize_summary *s, int standalone)
 		int y = PS_TOP + (int)i * PS_BLOCK_H;
 		fprintf(o, "<g class=\"ps-event\" data-event=\"");
 		rc_esc(o, e->event);
-		fprintf(o, "\">\n<text class=\"ps-head\" x=\"10\" y=\"%d\">", y + 14);
+		fprintf(o, "\" data-view=\"%s\">\n<text class=\"ps-head\" x=\"10\" y=\"%d\">",
+			ps_view_names[e->view], y + 14);
 		rc_esc(o, e->event);
-		fprintf(o, " \xe2\x80\x94 %s samples, %s with a data address; weight = ",
-			rc_fmt_u64(b1, e->samples), rc_fmt_u64(b2, e->data.total_samples));
+		fprintf(o, " (%s) \xe2\x80\x94 %s samples, %s with a data address; weight = ",
+			view_title[e->view], rc_fmt_u64(b1, e->samples),
+			rc_fmt_u64(b2, e->data.total_samples));
 		if (!e->data.total_weight || !strcmp(e->unit, "samples"))
 			fputs("samples", o);
 		else {

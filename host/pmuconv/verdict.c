@@ -15,7 +15,8 @@
  * The kernel view is not judged: its data addresses are the kernel's own
  * (its first-touch zeroing of new pages is named instead).
  */
-#include "pagesize.h"
+#include "verdict.h"
+#include "psnames.h"
 #include "tlbinfo.h"
 #include "util.h"
 
@@ -44,9 +45,9 @@ bool ps_is_time_event(const char *event, const char *unit)
  * page, a hugetlb page), by function name as kallsyms spells it. */
 bool ps_is_zeroing_fn(const char *name)
 {
-	static const char *const prefixes[] = {"clear_page",	 "clear_huge_page",
+	static const char *const prefixes[] = {"clear_page",	      "clear_huge_page",
 					       "clear_gigantic_page", "clear_subpage",
-					       "folio_zero_user",   "clear_user_highpage"};
+					       "folio_zero_user",     "clear_user_highpage"};
 
 	for (size_t i = 0; i < PC_ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
@@ -74,9 +75,8 @@ static void judge(struct ps_verdict_item *it, const struct ps_mapping *m, const 
 		it->huge_page = m->page_samples[PS_1G] > m->page_samples[PS_2M] ? PS_1G : PS_2M;
 	} else if (m->kind == PS_MAP_STACK || m->kind == PS_MAP_SPECIAL) {
 		it->kind = PSV_NOT_ELIGIBLE;
-	} else if (it->tlb_4k <= t->l1d_4k &&
-		   (m->pages_4k.confidence != PS_CONF_LOW ||
-		    (m->pages_4k.cap && m->pages_4k.cap <= t->l1d_4k))) {
+	} else if (it->tlb_4k <= t->l1d_4k && (m->pages_4k.confidence != PS_CONF_LOW ||
+					       (m->pages_4k.cap && m->pages_4k.cap <= t->l1d_4k))) {
 		it->kind = PSV_FITS_TLB;
 	} else if (m->kind == PS_MAP_FILE) {
 		it->kind = PSV_FILE_BACKED;
@@ -107,8 +107,7 @@ void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 	for (size_t i = 0; i < e->nr_maps; i++) {
 		const struct ps_mapping *m = &e->maps[i];
 		double share = pc_pct(by_weight ? m->weight : m->samples, total);
-		if (share < PSV_MIN_SHARE || m->kind == PS_MAP_KERNEL ||
-		    m->kind == PS_MAP_UNMAPPED)
+		if (share < PSV_MIN_SHARE || m->kind == PS_MAP_KERNEL || m->kind == PS_MAP_UNMAPPED)
 			continue;
 		struct ps_verdict_item *it = &v->item[v->nr++];
 		*it = (struct ps_verdict_item){.map = i, .share = share};
@@ -147,7 +146,8 @@ static void print_item(FILE *o, const struct ps_event *e, const struct ps_verdic
 		it->share);
 	switch (it->kind) {
 	case PSV_ALREADY_HUGE:
-		fprintf(o, "%s  already on %s pages: huge pages are in place; nothing to gain here\n",
+		fprintf(o,
+			"%s  already on %s pages: huge pages are in place; nothing to gain here\n",
 			in, ps_page_names[it->huge_page]);
 		return;
 	case PSV_NOT_ELIGIBLE:
@@ -239,8 +239,9 @@ void ps_verdict__print(FILE *o, const struct ps_event *e, const struct ps_tlb *t
 		fprintf(o, "No: the mappings that take the samples are already on huge pages.\n");
 		break;
 	default:
-		fprintf(o, "Unlikely: no mapping with %.0f%% or more of the samples is on 4K "
-			   "pages and eligible.\n",
+		fprintf(o,
+			"Unlikely: no mapping with %.0f%% or more of the samples is on 4K "
+			"pages and eligible.\n",
 			PSV_MIN_SHARE);
 		break;
 	}

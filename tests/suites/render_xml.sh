@@ -270,16 +270,19 @@ if [ -x "$PMUGEN" ] || make -s "$PMUGEN" >/dev/null 2>&1; then
 		no_injection pagesize "$W/pages.svg" 0
 		# text output: "  4K  samples share weight share" under "Data page size"
 		bad=""
-		for ev in $(grep '^== event ' "$W/pages.txt" | sed -E 's/^== event ([^:]*):.*/\1/'); do
+		# one block per (event, view): "== event EV, user-mode samples: ..."
+		for key in $(sed -n -E 's/^== event ([^,]*), ([a-z]+)-mode samples:.*/\1@\2/p' "$W/pages.txt"); do
+			ev=${key%@*} view=${key#*@}
 			for pg in 4K 2M 1G unknown; do
-				want=$(awk -v ev="$ev" -v pg="$pg" '
-					/^== event / { cur = $3; sub(/:$/, "", cur); sect = "" }
+				want=$(awk -v key="$ev, $view-mode samples:" -v pg="$pg" '
+					/^== event / { cur = index($0, "== event " key) == 1; sect = "" }
 					/^Data page size/ { sect = "data" }
 					/^Code page size/ { sect = "code" }
-					cur == ev && sect == "data" && $1 == pg { v = $NF; sub(/%$/, "", v); print v; exit }' "$W/pages.txt")
-				got=$(xp "$W/pages.svg" "string(//*[@data-event=\"$ev\"]//*[@data-kind=\"data\"][@data-page=\"$pg\"]/@data-pct)")
+					cur && sect == "data" && $1 == pg { v = $NF; sub(/%$/, "", v); print v; exit }' "$W/pages.txt")
+				got=$(xp "$W/pages.svg" "string(//*[@data-event=\"$ev\"][@data-view=\"$view\"]//*[@data-kind=\"data\"][@data-page=\"$pg\"]/@data-pct)")
+				[ -n "$want" ] || want=0.00
 				[ -n "$got" ] || got=0.00
-				[ "$want" = "$got" ] || bad="$bad $ev/$pg: text $want% chart $got%;"
+				[ "$want" = "$got" ] || bad="$bad $ev/$view/$pg: text $want% chart $got%;"
 			done
 		done
 		if [ -z "$bad" ] && grep -q '^== event ' "$W/pages.txt"; then

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "host/pmuconv/input.h"
+#include "host/pmuconv/pagemap.h"
 #include "host/pmuconv/pagesize.h"
+#include "host/pmuconv/verdict.h"
 #include "host/pmuconv/pcagg.h"
 #include "host/pmuconv/tlbinfo.h"
 #include "host/pmuconv/util.h"
@@ -112,8 +114,8 @@ static size_t put_sample(uint8_t *buf, uint32_t pid, uint64_t t, int kernel, uin
 	return s->hdr.size;
 }
 
-static void put_map(struct pmufile_writer *w, int32_t pid, uint64_t t, uint64_t start,
-		    uint64_t end, const char *path)
+static void put_map(struct pmufile_writer *w, int32_t pid, uint64_t t, uint64_t start, uint64_t end,
+		    const char *path)
 {
 	struct pmufile_mmap m = {0};
 
@@ -252,8 +254,8 @@ static struct ps_mapping mk_map(const char *name, int kind, uint64_t start, uint
 	m.page_samples[PS_2M] = m.page_weight[PS_2M] = n2m;
 	m.page_samples[PS_1G] = m.page_weight[PS_1G] = n1g;
 	m.samples = m.weight = n4k + n2m + n1g;
-	m.pages_4k = (struct ps_density){.estimate = pages4k, .seen = pages4k,
-					 .cap = (end - start) >> 12};
+	m.pages_4k = (struct ps_density){
+		.estimate = pages4k, .seen = pages4k, .cap = (end - start) >> 12};
 	m.regions_2m = (struct ps_density){.estimate = regions2m, .seen = regions2m};
 	return m;
 }
@@ -290,8 +292,8 @@ START_TEST(test_verdict_rules)
 	snprintf(e.unit, sizeof(e.unit), "ns");
 	e.view = PS_VIEW_USER;
 	/* a 64 MiB anonymous buffer on 4K pages, 16384 pages touched: candidate */
-	add_map(&e, mk_map("[anon]", PS_MAP_ANON, b + 0x1000, b + 0x1000 + (64ull << 20), 400, 0,
-			   0, 16384, 33));
+	add_map(&e, mk_map("[anon]", PS_MAP_ANON, b + 0x1000, b + 0x1000 + (64ull << 20), 400, 0, 0,
+			   16384, 33));
 	/* a small array, hot (30 %), 4 pages: fits the TLB */
 	add_map(&e, mk_map("/bin/app", PS_MAP_FILE, 0x600000, 0x604000, 300, 0, 0, 4, 1));
 	/* a hugetlb buffer on 2M pages: already huge */
@@ -312,7 +314,7 @@ START_TEST(test_verdict_rules)
 	ck_assert_uint_eq(it->map, 0);
 	ck_assert_int_eq(it->kind, PSV_CANDIDATE);
 	ck_assert_uint_eq(it->huge_start, b + (2ull << 20)); /* rounded up to 2 MiB */
-	ck_assert_uint_eq(it->huge_end, b + (64ull << 20));   /* rounded down */
+	ck_assert_uint_eq(it->huge_end, b + (64ull << 20));  /* rounded down */
 	ck_assert_uint_eq(it->tlb_4k, 16384);
 	ck_assert_uint_eq(it->tlb_2m, 33);
 	ck_assert_ptr_nonnull(it = item_for(&e, "/bin/app"));
