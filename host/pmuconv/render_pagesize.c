@@ -25,7 +25,7 @@ static const struct rc_rgb page_rgb[PS__NR] = {
 };
 
 static const char *const view_title[PS_VIEW__NR] = {"user mode", "kernel mode",
-						     "user and kernel mode"};
+						    "user and kernel mode"};
 
 static uint64_t split_part(const struct ps_split *sp, int p)
 {
