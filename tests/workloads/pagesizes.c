@@ -7,9 +7,14 @@
  *   2m   hugetlb, MAP_HUGETLB | MAP_HUGE_2MB             -> touch_2m()
  *   thp  anonymous, 2 MiB aligned, MADV_HUGEPAGE         -> touch_thp()
  *   1g   hugetlb, MAP_HUGETLB | MAP_HUGE_1GB             -> touch_1g()
+ *   heap malloc(SPAN): glibc's own mmap'd block, as a program gets it (no
+ *        madvise: the system's THP setting decides; with -H the program
+ *        asks: madvise(MADV_HUGEPAGE) on its 2 MiB-aligned part, as
+ *        `pmuconv pagesize` advises)                      -> touch_heap()
+ *   small a 16 KiB static array (the program's .bss)     -> touch_small()
  *
  *   pagesizes [-c CPU] [-r ROUNDS | -s SECONDS] [-p seq|rand] [-m SPAN_MB]
- *             [-u ACCESSES_PER_UNIT] [-x] KIND:WEIGHT...
+ *             [-u ACCESSES_PER_UNIT] [-x] [-H] KIND:WEIGHT...
  *   e.g. pagesizes -s 5 -p rand 4k:50 2m:30 1g:20
  *
  * Each round performs WEIGHT * U loads on each buffer (deterministic counts),
@@ -47,10 +52,15 @@
 #define SZ_2M	   (2UL << 20)
 #define SZ_1G	   (1UL << 30)
 #define SEQ_STRIDE 64
+#define SMALL_SPAN (16u << 10)
 
-enum kind { K_4K, K_2M, K_THP, K_1G, K_NR };
+enum kind { K_4K, K_2M, K_THP, K_1G, K_HEAP, K_SMALL, K_NR };
 
-static const char *const kind_name[K_NR] = {"4k", "2m", "thp", "1g"};
+static const char *const kind_name[K_NR] = {"4k", "2m", "thp", "1g", "heap", "small"};
+
+/* the small kind's array: in .bss, 4 pages */
+static char small_array[SMALL_SPAN] __attribute__((aligned(4096)));
+static int heap_madvise; /* -H */
 
 struct buffer {
 	int used;
@@ -129,8 +139,11 @@ DEFINE_TOUCH(4k, K_4K)
 DEFINE_TOUCH(2m, K_2M)
 DEFINE_TOUCH(thp, K_THP)
 DEFINE_TOUCH(1g, K_1G)
+DEFINE_TOUCH(heap, K_HEAP)
+DEFINE_TOUCH(small, K_SMALL)
 
-static uint64_t (*const touch_fn[K_NR])(uint64_t) = {touch_4k, touch_2m, touch_thp, touch_1g};
+static uint64_t (*const touch_fn[K_NR])(uint64_t) = {touch_4k,	touch_2m,   touch_thp,
+						     touch_1g,	touch_heap, touch_small};
 
 static int map_buffer(enum kind k, size_t span, int strict)
 {
@@ -140,6 +153,30 @@ static int map_buffer(enum kind k, size_t span, int strict)
 
 	b->span = span;
 	switch (k) {
+	case K_SMALL:
+		b->span = SMALL_SPAN;
+		b->map = b->base = small_array;
+		b->mlen = SMALL_SPAN;
+		memset(b->base, 1, b->span);
+		b->state = pattern_rand ? 0x9e3779b97f4a7c15ULL + (uint64_t)k : 0;
+		return 0;
+	case K_HEAP:
+		b->map = b->base = malloc(span);
+		b->mlen = span;
+		if (!b->map) {
+			fprintf(stderr, "pagesizes: malloc of %zu bytes failed\n", span);
+			return -1;
+		}
+		if (heap_madvise) {
+			uintptr_t lo = ((uintptr_t)b->base + SZ_2M - 1) & ~(uintptr_t)(SZ_2M - 1);
+			uintptr_t hi = ((uintptr_t)b->base + span) & ~(uintptr_t)(SZ_2M - 1);
+			if (hi > lo && madvise((void *)lo, hi - lo, MADV_HUGEPAGE) != 0)
+				fprintf(stderr, "pagesizes: warning: madvise(MADV_HUGEPAGE): %s\n",
+					strerror(errno));
+		}
+		memset(b->base, 1, span);
+		b->state = pattern_rand ? 0x9e3779b97f4a7c15ULL + (uint64_t)k : 0;
+		return 0;
 	case K_2M:
 		b->mlen = (span + SZ_2M - 1) & ~(SZ_2M - 1);
 		p = mmap(NULL, b->mlen, prot, fl | MAP_HUGETLB | MAP_HUGE_2MB, -1, 0);
@@ -251,7 +288,10 @@ static void print_buffers(const char *phase)
 
 		if (!b->used)
 			continue;
-		if (smaps_lookup((uintptr_t)b->base, &si) != 0)
+		/* the heap buffer's middle: with -H, madvise splits its mapping
+		 * and the unaligned head stays on 4K pages */
+		uintptr_t at = (uintptr_t)b->base + (k == K_HEAP ? b->span / 2 : 0);
+		if (smaps_lookup(at, &si) != 0)
 			fprintf(stderr,
 				"pagesizes: warning: %s buffer not found in /proc/self/smaps\n",
 				kind_name[k]);
@@ -272,9 +312,11 @@ static void print_buffers(const char *phase)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pagesizes [-c CPU] [-r ROUNDS | -s SECONDS] [-p seq|rand] [-m SPAN_MB]\n"
-		   "                 [-u ACCESSES_PER_UNIT] [-x] KIND:WEIGHT...\n"
-		   "  KIND: 4k, 2m (hugetlb), thp, 1g (hugetlb); e.g. 4k:50 2m:30 1g:20\n"
-		   "  defaults: -s 2 -p seq -m 16 -u 2000; -x: fail instead of falling back\n");
+		   "                 [-u ACCESSES_PER_UNIT] [-x] [-H] KIND:WEIGHT...\n"
+		   "  KIND: 4k, 2m (hugetlb), thp, 1g (hugetlb), heap (malloc), small (16 KiB\n"
+		   "  static array); e.g. 4k:50 2m:30 1g:20\n"
+		   "  defaults: -s 2 -p seq -m 16 -u 2000; -x: fail instead of falling back;\n"
+		   "  -H: madvise(MADV_HUGEPAGE) the heap buffer's 2 MiB-aligned part\n");
 }
 
 int main(int argc, char **argv)
@@ -284,7 +326,7 @@ int main(int argc, char **argv)
 	double seconds = 2, t0, t;
 	size_t span;
 
-	while ((opt = getopt(argc, argv, "c:r:s:p:m:u:xh")) != -1) {
+	while ((opt = getopt(argc, argv, "c:r:s:p:m:u:xHh")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = (int)wl_num("pagesizes", "CPU", optarg);
@@ -314,6 +356,9 @@ int main(int argc, char **argv)
 		case 'x':
 			strict = 1;
 			break;
+		case 'H':
+			heap_madvise = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -342,7 +387,7 @@ int main(int argc, char **argv)
 				break;
 		if (k == K_NR) {
 			fprintf(stderr,
-				"pagesizes: '%s' is not KIND:WEIGHT with KIND 4k, 2m, thp or 1g\n",
+				"pagesizes: '%s' is not KIND:WEIGHT with KIND 4k, 2m, thp, 1g, heap or small\n",
 				argv[i]);
 			return 2;
 		}
