@@ -143,6 +143,10 @@ int rc_flamegraph_write(FILE *out, struct rc_tree *t, const struct rc_svg_opts *
 /* Page-size chart (render_pagesize.c); standalone as in rc_svg_opts.
  * Returns 0 or a negative errno. */
 int rc_pagesize_write(FILE *out, const struct pagesize_summary *s, int standalone);
+/* The HTML page's page-size section (render_pagesize_html.c): per event
+ * view the verdict on top, the chart, the per-mapping table with bars, the
+ * functions; s NULL: a line saying how to record data addresses. */
+int rc_pagesize_html(FILE *out, const struct pagesize_summary *s);
 
 /* ---- assets: flame.js, flame.css, report.css, report.js, pagesize.css --
  * rc_flame_js defines pmuFlame(svgElement, opts) for standalone SVGs and the

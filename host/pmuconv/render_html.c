@@ -295,52 +295,6 @@ static int event_section(FILE *o, const struct html_input *in, size_t i, size_t 
 	return ferror(o) ? -EIO : 0;
 }
 
-static void ps_tops(FILE *o, const char *what, const struct ps_top (*t)[PS_TOP_MAX],
-		    const size_t *nr, const struct ps_split *sp)
-{
-	char b1[32], b2[32];
-
-	for (int p = 0; p < PS__NR; p++) {
-		if (!nr[p])
-			continue;
-		fprintf(o, "<h3>Top %s on %s data pages</h3>\n", what, ps_page_names[p]);
-		fputs("<table class=\"t\"><tr><th class=\"n\">share</th><th "
-		      "class=\"n\">samples</th>"
-		      "<th>name</th></tr>\n",
-		      o);
-		for (size_t k = 0; k < nr[p] && k < PS_TOP_MAX; k++) {
-			fprintf(o, "<tr><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-				rc_fmt_pct(b1, t[p][k].weight, sp->weight[p]),
-				rc_fmt_u64(b2, t[p][k].samples));
-			esc_td(o, "fn", t[p][k].name);
-			fputs("</tr>\n", o);
-		}
-		fputs("</table>\n", o);
-	}
-}
-
-static int pagesize_section(FILE *o, const struct pagesize_summary *ps)
-{
-	int err;
-
-	fputs("<section id=\"pagesize\"><h2>Page sizes</h2>\n<div class=\"ps\">\n", o);
-	if ((err = rc_pagesize_write(o, ps, 0)))
-		return err;
-	fputs("</div>\n", o);
-	for (size_t i = 0; i < ps->nr_events; i++) {
-		const struct ps_event *e = &ps->events[i];
-		fputs("<h3>Event ", o);
-		rc_esc(o, e->event);
-		fputs("</h3>\n", o);
-		ps_tops(o, "symbols", (const struct ps_top(*)[PS_TOP_MAX])e->top_syms,
-			e->nr_top_syms, &e->data);
-		ps_tops(o, "processes", (const struct ps_top(*)[PS_TOP_MAX])e->top_procs,
-			e->nr_top_procs, &e->data);
-	}
-	fputs("</section>\n", o);
-	return ferror(o) ? -EIO : 0;
-}
-
 int render_html(FILE *o, const struct html_input *in)
 {
 	const struct pc_set *s;
@@ -374,7 +328,7 @@ int render_html(FILE *o, const struct html_input *in)
 	for (size_t i = 0; i < s->nr; i++)
 		if ((err = event_section(o, in, i, top)))
 			return err;
-	if (in->pagesize && (err = pagesize_section(o, in->pagesize)))
+	if ((err = rc_pagesize_html(o, in->pagesize)))
 		return err;
 	fprintf(o, "<script>//<![CDATA[\n%s%s//]]></script>\n</body>\n</html>\n", rc_flame_js,
 		rc_report_js);

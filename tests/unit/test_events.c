@@ -578,6 +578,21 @@ START_TEST(test_maps_line)
 	ck_assert_int_eq(
 		procmaps__parse_line("7ffd1000-7ffd2000 rw-p 00000000 00:00 0 [stack]", &m), 0);
 	ck_assert_str_eq(m.path, "[stack]");
+	/* an anonymous mapping inside a whole maps file: the scan's trailing
+	 * blank must not run into the next line (it took "7ffc...[stack]" as
+	 * the anonymous mapping's path, seen in the pagesize_split VM test) */
+	ck_assert_int_eq(procmaps__parse_line("7f0000000000-7f0004001000 rw-p 00000000 00:00 0 \n"
+					      "7ffc70248000-7ffc70269000 rw-p 00000000 00:00 0  "
+					      "    [stack]\n",
+					      &m),
+			 0);
+	ck_assert_uint_eq(m.end, 0x7f0004001000ull);
+	ck_assert_str_eq(m.path, "");
+	ck_assert_int_eq(procmaps__parse_line("7f0000000000-7f0004001000 rw-p 00000000 00:00 0\n"
+					      "7ffc70248000-7ffc70269000 rw-p 00000000 00:00 0\n",
+					      &m),
+			 0);
+	ck_assert_str_eq(m.path, "");
 	ck_assert_int_eq(procmaps__parse_line("garbage", &m), -EINVAL);
 }
 END_TEST

@@ -362,7 +362,7 @@ int procmaps__parse_line(const char *line, struct pmufile_mmap *m)
 	unsigned long long start, end, off, inode;
 	char perms[8];
 	int n = 0;
-	const char *path;
+	const char *path, *eol;
 
 	if (sscanf(line, "%llx-%llx %7s %llx %*x:%*x %llu %n", &start, &end, perms, &off, &inode,
 		   &n) < 5 ||
@@ -373,7 +373,10 @@ int procmaps__parse_line(const char *line, struct pmufile_mmap *m)
 	m->pgoff = off;
 	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 		  (perms[2] == 'x' ? PROT_EXEC : 0);
-	path = line + n;
+	/* the format's trailing blank skips newlines too: an anonymous
+	 * mapping's %n lands on the next line; its path ends at its own line */
+	eol = line + strcspn(line, "\n");
+	path = line + n < eol ? line + n : eol;
 	while (*path == ' ')
 		path++;
 	snprintf(m->path, sizeof(m->path), "%.*s", (int)strcspn(path, "\n"), path);
