@@ -142,8 +142,8 @@ DEFINE_TOUCH(1g, K_1G)
 DEFINE_TOUCH(heap, K_HEAP)
 DEFINE_TOUCH(small, K_SMALL)
 
-static uint64_t (*const touch_fn[K_NR])(uint64_t) = {touch_4k,	touch_2m,   touch_thp,
-						     touch_1g,	touch_heap, touch_small};
+static uint64_t (*const touch_fn[K_NR])(uint64_t) = {touch_4k, touch_2m,   touch_thp,
+						     touch_1g, touch_heap, touch_small};
 
 static int map_buffer(enum kind k, size_t span, int strict)
 {
@@ -387,7 +387,8 @@ int main(int argc, char **argv)
 				break;
 		if (k == K_NR) {
 			fprintf(stderr,
-				"pagesizes: '%s' is not KIND:WEIGHT with KIND 4k, 2m, thp, 1g, heap or small\n",
+				"pagesizes: '%s' is not KIND:WEIGHT with KIND 4k, 2m, thp, 1g, "
+				"heap or small\n",
 				argv[i]);
 			return 2;
 		}

@@ -119,7 +119,7 @@ for mode in user kernel; do
 		fail_check "code-share-$mode" "$bad"
 	fi
 done
-# 4. Issue 17's verdict on `pagesizes -p rand -m 64 heap:50 small:50`
+# 4. Issue 17's verdict on `pagesizes -p rand -m 64 heap:1 small:100`
 # (heap-4k: THP madvise mode, buffer not madvise'd) and the same with -H
 # (heap-thp). Truth: the workload's buffer lines.
 # range_has LINE ADDR: LINE's first 0xS-0xE range holds ADDR
@@ -162,6 +162,15 @@ for v in 4k thp; do
 	done <<EOF2
 $cand
 EOF2
+	# the small array takes a large share too and is judged: it fits the TLB
+	small=$(sed -n '/^Would huge pages help/,/^(TLB sizes/p' "heap-$v-user.txt" | grep -A1 '^not a candidate: ' |
+		while IFS= read -r l; do
+			case "$l" in "not a candidate: "*) range_has "$l" "$ss" && { read -r n; printf '%s\n' "$n"; break; } ;; esac
+		done)
+	case "$small" in
+	*"fit the 64-entry first-level DTLB"*) pass_check "verdict-$v-small-fits" ;;
+	*) fail_check "verdict-$v-small-fits" "the small array's mapping is not judged 'fits the TLB': '${small:-not judged (under 10 % of the samples?)}'" ;;
+	esac
 	if [ "$v" = 4k ]; then
 		case "$cand_heap" in
 		"CANDIDATE: [anon] "* | "CANDIDATE: [heap] "*)
