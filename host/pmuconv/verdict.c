@@ -115,6 +115,14 @@ void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 		cand += it->kind == PSV_CANDIDATE;
 		huge += it->kind == PSV_ALREADY_HUGE;
 	}
+	/* candidates first, each group in mapping (weight) order */
+	struct ps_verdict_item tmp[PS_MAP_MAX];
+	size_t n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < v->nr; i++)
+			if ((v->item[i].kind == PSV_CANDIDATE) == !pass)
+				tmp[n++] = v->item[i];
+	memcpy(v->item, tmp, n * sizeof(*tmp));
 	v->answer = cand ? PSA_LIKELY : huge ? PSA_ALREADY_HUGE : PSA_NO_CANDIDATE;
 }
 
