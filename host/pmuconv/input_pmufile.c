@@ -151,7 +151,7 @@ struct loader {
 	/* user stacks whose walk left the code: no frame pointers somewhere */
 	uint64_t ustack_samples, junk_samples, junk_other;
 	struct junk_bin junk_bins[JUNK_BINS];
-	struct access_ent *acc;		/* data accesses, when a consumer wants them */
+	struct access_ent *acc; /* data accesses, when a consumer wants them */
 	size_t nr_acc, cap_acc;
 	/* accounting */
 	uint64_t records, samples, lost, throttled, unthrottled, bad;

@@ -13,7 +13,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#define PSH_DOC "docs/HUGEPAGES.md"
+/* The guide, named in the pmuprof sources (the page makes no external
+ * references: it must render offline and leak nothing; render_xml checks) */
+#define PSH_DOC "<code>docs/HUGEPAGES.md</code> in the pmuprof sources"
 
 static const char *const view_title[PS_VIEW__NR] = {"user-mode samples", "kernel-mode samples",
 						    "user and kernel samples"};
@@ -146,6 +148,32 @@ static void funcs_table(FILE *o, const struct ps_event *e)
 	fputs("</table>\n", o);
 }
 
+/* The top symbols (processes) on each data page size. */
+static void tops(FILE *o, const char *what, const struct ps_top (*t)[PS_TOP_MAX], const size_t *nr,
+		 const struct ps_split *sp)
+{
+	char b1[32], b2[32];
+
+	for (int p = 0; p < PS__NR; p++) {
+		if (!nr[p])
+			continue;
+		fprintf(o, "<h4>Top %s on %s data pages</h4>\n", what, ps_page_names[p]);
+		fputs("<table class=\"t\"><tr><th class=\"n\">share</th><th "
+		      "class=\"n\">samples</th><th>name</th></tr>\n",
+		      o);
+		for (size_t k = 0; k < nr[p] && k < PS_TOP_MAX; k++) {
+			fprintf(o,
+				"<tr><td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+				"class=\"fn\">",
+				rc_fmt_pct(b1, t[p][k].weight, sp->weight[p]),
+				rc_fmt_u64(b2, t[p][k].samples));
+			rc_esc(o, t[p][k].name);
+			fputs("</td></tr>\n", o);
+		}
+		fputs("</table>\n", o);
+	}
+}
+
 int rc_pagesize_html(FILE *o, const struct pagesize_summary *ps)
 {
 	int err;
@@ -154,13 +182,13 @@ int rc_pagesize_html(FILE *o, const struct pagesize_summary *ps)
 	if (!ps) {
 		fputs("<p class=\"psnone\">This recording has no data addresses, so there is no "
 		      "page-size answer. Record with data addresses to get this section: "
-		      "<code>pmuctl record --data-addr -e EVENT -- COMMAND</code> (see <a "
-		      "href=\"" PSH_DOC "\">" PSH_DOC "</a>).</p>\n</section>\n",
+		      "<code>pmuctl record --data-addr -e EVENT -- COMMAND</code> (see " PSH_DOC
+		      ").</p>\n</section>\n",
 		      o);
 		return ferror(o) ? -EIO : 0;
 	}
 	fputs("<p class=\"psdoc\">User-mode and kernel-mode samples are shown apart; how to read "
-	      "this and what to change: <a href=\"" PSH_DOC "\">" PSH_DOC "</a> (or "
+	      "this and what to change: " PSH_DOC " (or "
 	      "<code>pmuconv pagesize --help</code>).</p>\n",
 	      o);
 	for (size_t i = 0; i < ps->nr_events; i++) {
@@ -183,6 +211,10 @@ int rc_pagesize_html(FILE *o, const struct pagesize_summary *ps)
 			return err;
 		maps_table(o, e);
 		funcs_table(o, e);
+		tops(o, "symbols", (const struct ps_top(*)[PS_TOP_MAX])e->top_syms, e->nr_top_syms,
+		     &e->data);
+		tops(o, "processes", (const struct ps_top(*)[PS_TOP_MAX])e->top_procs,
+		     e->nr_top_procs, &e->data);
 		fputs("</div>\n", o);
 	}
 	fputs("<h3>Charts</h3>\n<div class=\"ps\">\n", o);

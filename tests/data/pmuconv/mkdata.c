@@ -166,7 +166,8 @@ int main(int argc, char **argv)
 			snprintf(m.path, sizeof(m.path), "%s", strcmp(mp, "-") ? mp : "");
 			/* r-x, but anonymous memory, [stack], [heap] and the like are rw-
 			 * as in /proc */
-			m.prot = !m.path[0] || (m.path[0] == '[' && strcmp(m.path, "[vdso]")) ? 3 : 5;
+			m.prot = !m.path[0] || (m.path[0] == '[' && strcmp(m.path, "[vdso]")) ? 3
+											      : 5;
 			for (char *b; (b = strtok_r(NULL, " \t", &save));)
 				if (!strncmp(b, "time=", 5))
 					m.time_ns = strtoull(b + 5, NULL, 0);
