@@ -394,6 +394,13 @@ static void json_top(FILE *out, const struct ps_top t[PS__NR][PS_TOP_MAX], const
 	fprintf(out, "}");
 }
 
+/* A row's share of the view's samples with a data address: by weight (the
+ * order of the tables and the verdict's share), by samples without one. */
+static double ps_share(uint64_t samples, uint64_t weight, const struct ps_split *d)
+{
+	return d->total_weight ? pc_pct(weight, d->total_weight) : pc_pct(samples, d->total_samples);
+}
+
 static const char *const status_names[8] = {
 	"ok", "no_mem_operand", "fetch_fault", "undecodable", "hidden", "5", "6", "other"};
 
@@ -416,7 +423,7 @@ static void json_event_extra(FILE *out, const struct ps_event *e)
 		pc_json_str(out, f->name);
 		fprintf(out, ", \"samples\": %llu, \"weight\": %llu, \"share_percent\": %.4f",
 			(unsigned long long)f->samples, (unsigned long long)f->weight,
-			pc_pct(f->samples, e->data.total_samples));
+			ps_share(f->samples, f->weight, &e->data));
 		for (int p = 0; p < PS__NR; p++)
 			fprintf(out, ", \"%s\": %llu", ps_page_names[p],
 				(unsigned long long)f->page_samples[p]);
@@ -439,7 +446,7 @@ static void json_event_extra(FILE *out, const struct ps_event *e)
 				(unsigned long long)m->start, (unsigned long long)m->end,
 				(unsigned long long)(m->end - m->start),
 				(unsigned long long)m->samples, (unsigned long long)m->weight,
-				pc_pct(m->samples, e->data.total_samples));
+				ps_share(m->samples, m->weight, &e->data));
 			for (int p = 0; p < PS__NR; p++)
 				fprintf(out, "%s\"%s\": %llu", p ? ", " : "", ps_page_names[p],
 					(unsigned long long)m->page_samples[p]);
@@ -471,7 +478,7 @@ static void print_funcs(FILE *out, const struct ps_event *e)
 		"unknown", "function");
 	for (size_t i = 0; i < e->nr_funcs; i++) {
 		const struct ps_func *f = &e->funcs[i];
-		fprintf(out, "  %6.2f%% %9llu", pc_pct(f->samples, e->data.total_samples),
+		fprintf(out, "  %6.2f%% %9llu", ps_share(f->samples, f->weight, &e->data),
 			(unsigned long long)f->samples);
 		for (int p = 0; p < PS__NR; p++)
 			fprintf(out, " %6.1f%%", pc_pct(f->page_samples[p], f->samples));
@@ -494,7 +501,7 @@ static void print_maps(FILE *out, const struct ps_event *e)
 			 ps_confidence_names[m->pages_4k.confidence]);
 		snprintf(r2, sizeof(r2), "%llu (%s)", (unsigned long long)m->regions_2m.estimate,
 			 ps_confidence_names[m->regions_2m.confidence]);
-		fprintf(out, "  %6.2f%% %9llu", pc_pct(m->samples, e->data.total_samples),
+		fprintf(out, "  %6.2f%% %9llu", ps_share(m->samples, m->weight, &e->data),
 			(unsigned long long)m->samples);
 		for (int p = 0; p < PS__NR; p++)
 			fprintf(out, " %6.1f%%", pc_pct(m->page_samples[p], m->samples));
@@ -507,7 +514,7 @@ static void print_maps(FILE *out, const struct ps_event *e)
 	}
 	if (e->other_maps)
 		fprintf(out, "  %6.2f%% %9llu  (%zu more mappings)\n",
-			pc_pct(e->other_samples, e->data.total_samples),
+			ps_share(e->other_samples, e->other_weight, &e->data),
 			(unsigned long long)e->other_samples, e->other_maps);
 }
 
