@@ -398,7 +398,8 @@ static void json_top(FILE *out, const struct ps_top t[PS__NR][PS_TOP_MAX], const
  * order of the tables and the verdict's share), by samples without one. */
 static double ps_share(uint64_t samples, uint64_t weight, const struct ps_split *d)
 {
-	return d->total_weight ? pc_pct(weight, d->total_weight) : pc_pct(samples, d->total_samples);
+	return d->total_weight ? pc_pct(weight, d->total_weight)
+			       : pc_pct(samples, d->total_samples);
 }
 
 static const char *const status_names[8] = {

@@ -7,6 +7,7 @@
  *   - its touched 4K pages fit the first-level DTLB -> nothing to gain;
  *   - a file mapping                         -> madvise/THP does not apply;
  *   - [stack], [vdso]...                      -> not eligible;
+ *   (mostly on pages the walk found unmapped   -> not judged)
  *   - no whole 2 MiB-aligned region inside    -> too small to cover;
  *   - else a candidate: the TLB entries its touched data needs on 4K pages
  *     (distinct 4K pages, estimated) against on 2M pages (distinct 2M
@@ -107,7 +108,10 @@ void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 	for (size_t i = 0; i < e->nr_maps; i++) {
 		const struct ps_mapping *m = &e->maps[i];
 		double share = pc_pct(by_weight ? m->weight : m->samples, total);
-		if (share < PSV_MIN_SHARE || m->kind == PS_MAP_KERNEL || m->kind == PS_MAP_UNMAPPED)
+		/* addresses the page walk found unmapped say nothing of page sizes */
+		if (share < PSV_MIN_SHARE || m->kind == PS_MAP_KERNEL ||
+		    m->kind == PS_MAP_UNMAPPED ||
+		    pc_pct(m->page_samples[PS_UNKNOWN], m->samples) >= PSV_MOSTLY)
 			continue;
 		struct ps_verdict_item *it = &v->item[v->nr++];
 		*it = (struct ps_verdict_item){.map = i, .share = share};

@@ -348,6 +348,16 @@ START_TEST(test_verdict_rules)
 	ck_assert_int_eq(item_for(&e, "/data/file")->kind, PSV_FILE_BACKED);
 	ck_assert_int_eq(item_for(&e, "[stack]")->kind, PSV_NOT_ELIGIBLE);
 
+	/* mostly unmapped at sample time: not judged */
+	memset(&e, 0, sizeof(e));
+	snprintf(e.event, sizeof(e.event), "dtlb-load-misses");
+	add_map(&e, mk_map("[anon]", PS_MAP_ANON, b, b + (64ull << 20), 10, 0, 0, 9000, 32));
+	e.maps[0].page_samples[PS_UNKNOWN] = 90;
+	e.maps[0].samples += 90;
+	ps_verdict__decide(&e, t);
+	ck_assert_uint_eq(e.verdict.nr, 0);
+	ck_assert_int_eq(e.verdict.answer, PSA_NO_CANDIDATE);
+
 	/* the kernel view is not judged; an empty view has no data */
 	e.view = PS_VIEW_KERNEL;
 	ps_verdict__decide(&e, t);
