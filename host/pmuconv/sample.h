@@ -110,7 +110,7 @@ struct pc_consumer {
 struct pc_stream {
 	struct pc_consumer to[PC_MAX_CONSUMERS];
 	size_t nr;
-	bool wants_addr;   /* some consumer does */
+	bool wants_addr; /* some consumer does */
 	bool wants_ids;
 	bool wants_access; /* some consumer has an access callback */
 };

@@ -4,7 +4,8 @@
 #     recording (two events, ELF symbols, data addresses, losses) agrees with
 #     `pmuconv report` per event (top 10 functions by self share, within 0.5
 #     percentage points); `-tagfocus data_page_size=2M` gives the 2M share
-#     `pmuconv pagesize` prints (that recording and the hand-checked
+#     `pmuconv pagesize --together` prints (pprof tags samples of both
+#     modes; that recording and the hand-checked
 #     native_basic case); the cpu label matches the report's CPU split; the
 #     main mapping carries the binary's build-id; -e/--pid filters apply;
 #   - speedscope: the file validates (ajv) against the schema the speedscope
@@ -56,8 +57,8 @@ if ! (cd "$W/basic" && "$MKDATA" spec.txt data.pmu >mkdata.log 2>&1); then
 	exit 0
 fi
 "$P" report "$W/rec.pmu" --json --top 100000 -q >"$W/report.json"
-"$P" pagesize "$W/rec.pmu" --json -q >"$W/pagesize.json"
-"$P" pagesize "$W/basic/data.pmu" --json -q >"$W/basic/pagesize.json"
+"$P" pagesize "$W/rec.pmu" --together --json -q >"$W/pagesize.json"
+"$P" pagesize "$W/basic/data.pmu" --together --json -q >"$W/basic/pagesize.json"
 events=$(python3 -c 'import json,sys; print(" ".join(e["event"] for e in json.load(open(sys.argv[1]))["events"]))' "$W/report.json")
 
 # ---- pprof -----------------------------------------------------------------
