@@ -25,7 +25,9 @@ grep -q 'kallsyms=[1-9]' "$RESULTS/verify-all-has-kernel-symbols.txt" &&
 v cpu1-only "$RESULTS/cpu1.pmu" --only-cpu 1
 v pid-only "$RESULTS/pid.pmu" --pid "$wl" --only-pid --binary "$RESULTS/split7030" \
 	--expect hot_a --min-samples 50
-v pid-cpu1-only "$RESULTS/pidcpu1.pmu" --pid "$wl" --only-pid --only-cpu 1 --min-samples 50
-v cmd-cpu1-only "$RESULTS/cmdcpu1.pmu" --comm split7030 --only-pid --only-cpu 1 --min-samples 50
+# (at least 10 samples: what is checked is where they come from; a loaded
+# host can drop most cpu-clock samples of a 1 s recording)
+v pid-cpu1-only "$RESULTS/pidcpu1.pmu" --pid "$wl" --only-pid --only-cpu 1 --min-samples 10
+v cmd-cpu1-only "$RESULTS/cmdcpu1.pmu" --comm split7030 --only-pid --only-cpu 1 --min-samples 10
 [ -f "$RESULTS/default.pmu" ] && v default-file "$RESULTS/default.pmu"
 host_done
