@@ -622,8 +622,7 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 			continue;
 		}
 		print_zeroing(out, e, kview);
-		if (e->has_maps)
-			ps_verdict__print(out, e, s->tlb, "");
+		ps_verdict__print(out, e, s->tlb, "");
 		fprintf(out, "\nData page size (shares of samples with a data address):\n");
 		print_split(out, "page", &e->data, unit);
 		if (s->has_code_page) {

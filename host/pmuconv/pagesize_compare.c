@@ -15,9 +15,12 @@
 #include <errno.h>
 #include <string.h>
 
-static const char *const answer_text[] = {"no data", "likely (a candidate on 4K pages)",
+static const char *const answer_text[] = {"no data",
+					  "likely (a candidate on 4K pages)",
 					  "no: already on huge pages",
-					  "unlikely: no eligible 4K mapping", "not judged"};
+					  "unlikely: no eligible 4K mapping",
+					  "not judged",
+					  "not judged (no memory maps)"};
 
 static const struct ps_event *find_view(const struct pagesize_summary *s, const char *ev, int view)
 {

@@ -91,6 +91,7 @@ enum ps_answer {
 	PSA_ALREADY_HUGE, /* the large mappings are already huge */
 	PSA_NO_CANDIDATE, /* nothing large on 4K pages that huge pages could cover */
 	PSA_KERNEL_VIEW,  /* the kernel's own accesses: not the program's pages */
+	PSA_NO_MAPS,	  /* the input has no memory maps (perf script text) */
 };
 struct ps_verdict_item {
 	int kind;   /* enum ps_verdict_kind */

@@ -207,7 +207,7 @@ int rc_pagesize_html(FILE *o, const struct pagesize_summary *ps)
 			      "pattern.</p>\n",
 			      o);
 		}
-		if (e->has_maps && (err = verdict_block(o, e, ps->tlb)))
+		if ((err = verdict_block(o, e, ps->tlb)))
 			return err;
 		maps_table(o, e);
 		funcs_table(o, e);

@@ -105,6 +105,10 @@ void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 		v->answer = PSA_KERNEL_VIEW;
 		return;
 	}
+	if (!e->has_maps) {
+		v->answer = PSA_NO_MAPS;
+		return;
+	}
 	for (size_t i = 0; i < e->nr_maps; i++) {
 		const struct ps_mapping *m = &e->maps[i];
 		double share = pc_pct(by_weight ? m->weight : m->samples, total);
@@ -132,8 +136,8 @@ void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 
 static const char *const kind_names[] = {"candidate",	"already-huge", "fits-tlb",
 					 "file-backed", "too-small",	"not-eligible"};
-static const char *const answer_names[] = {"no-data", "likely", "already-huge", "no-candidate",
-					   "kernel-view"};
+static const char *const answer_names[] = {"no-data",	   "likely",	  "already-huge",
+					   "no-candidate", "kernel-view", "no-maps"};
 
 static void mib(char *buf, size_t len, uint64_t bytes)
 {
@@ -238,6 +242,10 @@ void ps_verdict__print(FILE *o, const struct ps_event *e, const struct ps_tlb *t
 	switch (v->answer) {
 	case PSA_NO_DATA:
 		fprintf(o, "No samples with a data address in this view.\n");
+		return;
+	case PSA_NO_MAPS:
+		fprintf(o, "Not judged: this input has no memory maps to attribute the addresses "
+			   "to (a pmuprof recording has them).\n");
 		return;
 	case PSA_KERNEL_VIEW:
 		fprintf(o,

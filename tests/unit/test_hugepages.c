@@ -358,6 +358,12 @@ START_TEST(test_verdict_rules)
 	ck_assert_uint_eq(e.verdict.nr, 0);
 	ck_assert_int_eq(e.verdict.answer, PSA_NO_CANDIDATE);
 
+	/* an input without memory maps (perf script text) is not judged */
+	memset(&e, 0, sizeof(e));
+	e.data.total_samples = 10;
+	ps_verdict__decide(&e, t);
+	ck_assert_int_eq(e.verdict.answer, PSA_NO_MAPS);
+
 	/* the kernel view is not judged; an empty view has no data */
 	e.view = PS_VIEW_KERNEL;
 	ps_verdict__decide(&e, t);
