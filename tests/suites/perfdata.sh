@@ -80,7 +80,7 @@ fi
 
 # ---- data address and page-size columns: samples per data page size
 "$PERF" script -i out.data -F event,addr,data_page_size -G 2>/dev/null >script-addr.txt
-"$PMUCONV" pagesize data.pmu --json -e cycles -q >pagesize.json
+"$PMUCONV" pagesize data.pmu --json -e cycles --together -q >pagesize.json
 if python3 "$ROOT/tests/tools/perfdata/compare_pages.py" pagesize.json script-addr.txt cycles >pages.txt 2>&1; then
 	pass "perf-script-data-page-size ($(cat pages.txt))"
 else
@@ -136,7 +136,7 @@ fi
 # ---- import: perf script text of the export back into pmuconv
 "$PERF" script -i out.data --kallsyms out.data.kallsyms -F comm,pid,tid,cpu,time,event,ip,sym,dso,addr,phys_addr,data_page_size,period \
 	-G 2>/dev/null >script.txt
-"$PMUCONV" pagesize script.txt --json -e cycles -q >pagesize-script.json 2>import.err
+"$PMUCONV" pagesize script.txt --json -e cycles --together -q >pagesize-script.json 2>import.err
 if python3 -c '
 import json, sys
 a = json.load(open(sys.argv[1]))["events"][0]

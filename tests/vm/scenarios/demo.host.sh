@@ -82,7 +82,7 @@ perf report -i "$OUT/demo.data" --kallsyms "$OUT/demo.data.kallsyms" --symfs "$S
 compare_top perf-report-host-top10 "$OUT/perf-report-host.txt"
 if [ -n "$(cat "$RESULTS/dataaddr.txt" 2>/dev/null)" ]; then
 	ev=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["events"][0]["event"])' "$OUT/report.json")
-	"$PMUCONV" pagesize "$DATA" --symfs "$SYMFS" --json -e "$ev" -q >"$OUT/pagesize.json"
+	"$PMUCONV" pagesize "$DATA" --symfs "$SYMFS" --json -e "$ev" --together -q >"$OUT/pagesize.json"
 	if python3 "$CMPDIR/compare_pages.py" "$OUT/pagesize.json" "$RESULTS/perf-script-guest.txt" "$ev" \
 		>"$OUT/perf-pages-cmp.txt" 2>&1; then
 		pass_check perf-script-guest-page-sizes
