@@ -520,13 +520,26 @@ static void pp_tp_find(struct tracepoint *tp, void *priv)
 		*(struct tracepoint **)priv = tp;
 }
 
-/* START of a per-process session: hook the context switch. False (the
+/*
+ * START of a per-process session: hook the context switch. False (the
  * session then counts everywhere and filters at sample time) for other
- * targets, or when the tracepoint is missing or refuses the probe. */
-/* Off by default: two full make check runs froze a guest in a per-process
- * session (rel_faults pid-exec, pmuctl_record_cmd) after this path came in;
- * not understood yet. The perproc_* scenarios turn it on. */
+ * targets, or when the tracepoint is missing or refuses the probe.
+ *
+ * The probe is registered at the first such session and stays registered
+ * until the module is unloaded (pp_sampler_exit); sessions only flip
+ * pp_sess.per_task, which the probe reads first. Registering patches the
+ * tracepoint's static branch in __schedule with text_poke_bp(), and doing
+ * that at every START and STOP froze guests under QEMU TCG: a stress run of
+ * per-process sessions (2 per iteration) hung at the 21st iteration with
+ * CPU 1 looping in exc_int3 on the int3 that text_poke_bp() had put in
+ * __schedule+0x1bc (rcu_preempt stall reports, console log kept in the
+ * 2026-11-26 notes). perf rate-limits its own context-switch static key
+ * for the same kind of reason. Now a module load patches it at most once.
+ * Off by default still (follow_target=1 turns it on) until make check has
+ * run clean with it on for a while.
+ */
 static bool pp_follow_target;
+static bool pp_switch_registered; /* under pp_sess.lock, or at exit */
 module_param_named(follow_target, pp_follow_target, bool, 0644);
 MODULE_PARM_DESC(follow_target, "per-process sessions switch counters and NMI-IPIs at "
 				"context switch (experimental; default off)");
@@ -542,23 +555,25 @@ static bool pp_switch_hook(struct pp_session *s)
 				     "on every CPU and filter at sample time\n");
 		return false;
 	}
-	err = tracepoint_probe_register(pp_tp_switch, (void *)pp_sched_switch, NULL);
-	if (err) {
-		pr_warn_ratelimited(PP_NAME ": sched_switch probe: %d: counting on every CPU\n",
-				    err);
-		return false;
+	if (!pp_switch_registered) {
+		err = tracepoint_probe_register(pp_tp_switch, (void *)pp_sched_switch, NULL);
+		if (err) {
+			pr_warn_ratelimited(PP_NAME
+					    ": sched_switch probe: %d: counting on every CPU\n",
+					    err);
+			return false;
+		}
+		pp_switch_registered = true;
 	}
 	return true;
 }
 
-/* STOP, once every CPU has ended: no probe runs after this returns. */
+/* STOP, once every CPU has ended: the probe stays registered but does
+ * nothing from now on (it reads per_task first; pp_cpu_end cleared
+ * `sampling` on every CPU before this). */
 static void pp_switch_unhook(struct pp_session *s)
 {
-	if (!s->per_task)
-		return;
 	WRITE_ONCE(s->per_task, false);
-	tracepoint_probe_unregister(pp_tp_switch, (void *)pp_sched_switch, NULL);
-	tracepoint_synchronize_unregister();
 }
 
 /* Start sampling on this CPU. Runs on the CPU itself (IPI from START, or
@@ -888,6 +903,11 @@ void pp_sampler_exit(void)
 	if (pp_cpuhp_state >= 0)
 		cpuhp_remove_state_nocalls(pp_cpuhp_state);
 	unregister_nmi_handler(NMI_LOCAL, PP_NAME); /* waits for running handlers */
+	if (pp_switch_registered) {
+		tracepoint_probe_unregister(pp_tp_switch, (void *)pp_sched_switch, NULL);
+		tracepoint_synchronize_unregister();
+		pp_switch_registered = false;
+	}
 	for_each_possible_cpu (cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
 
