@@ -69,7 +69,7 @@ int main(void)
 	c.cpu_mask[0] = 1;
 	expect(fd, "inherit-cpus", &c, EINVAL);
 	base(&c);
-	c.flags = PMUPROF_CF_INHERIT << 1;
+	c.flags = PMUPROF_CF__ALL + 1; /* the first bit no flag uses */
 	c.target = PMUPROF_TARGET_PID;
 	c.pid = (int)getpid();
 	expect(fd, "unknown-bit", &c, EINVAL);
