@@ -29,7 +29,9 @@ PMUCONV_PB := $(BUILD)/gen/host/pmuconv/profile.pb-c
 PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS)) $(BUILD)/gen-obj/profile.pb-c.o
 # libiberty (Debian libiberty-dev, a static library): the C++/Rust demangler
 # and libarchive (libarchive-dev): the tar of 'pmuconv archive'
-PMUCONV_LIBS := $(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty \
+# libdw (libdw-dev): the DWARF CFI unwinder (unwind.c)
+PMUCONV_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw) \
+	$(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty \
 	$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive) -lm
 PMUCONV_EXPORT_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c) \
 	$(shell pkg-config --libs zlib 2>/dev/null || echo -lz) -ljansson

@@ -33,6 +33,7 @@ enum {
 	LO_PCTLIMIT,
 	LO_CALLERS,
 	LO_CALLEES,
+	LO_CALLGRAPH,
 };
 
 /* optarg as a number in [min, max], or say what was wrong (usage error). */
@@ -84,6 +85,7 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		{"percent-limit", required_argument, 0, LO_PCTLIMIT},
 		{"callers", required_argument, 0, LO_CALLERS},
 		{"callees", required_argument, 0, LO_CALLEES},
+		{"call-graph", required_argument, 0, LO_CALLGRAPH},
 		{0, 0, 0, 0},
 	};
 	struct pc_filter *f = &c->load.filter;
@@ -242,6 +244,19 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		case LO_EVNAME:
 			need = OPT_INPUT;
 			c->load.event_name = optarg;
+			break;
+		case LO_CALLGRAPH:
+			need = OPT_INPUT;
+			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf")) {
+				fprintf(stderr,
+					"pmuconv %s: --call-graph '%s': want fp (the recorded "
+					"frame-pointer walk) or dwarf (unwind the stack copies, "
+					"the "
+					"default)\n",
+					cmd->name, optarg);
+				return 2;
+			}
+			f->call_graph_fp = !strcmp(optarg, "fp");
 			break;
 		case LO_NODEMANGLE:
 			need = OPT_INPUT;

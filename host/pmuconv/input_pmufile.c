@@ -46,8 +46,12 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 }
 #else
 #include "lib/pmufile/pmufile.h"
+#include "unwind.h"
 
-#define KMODE	      1u /* raw key flag: sample interrupted kernel mode */
+#define KMODE	      1u   /* raw key flag: sample interrupted kernel mode */
+#define UNW_MAX_USER  1024 /* user frames kept from an unwind */
+_Static_assert(UNW__NR == PC_ARRAY_SIZE(((struct pc_accounting *)0)->unwind),
+	       "pc_accounting.unwind counts enum unw_outcome");
 
 /* A unique raw stack: this header, then nk + nu addresses, stored inline
  * in one arena (l->raw) so a lookup touches one contiguous run of memory.
@@ -130,6 +134,10 @@ struct loader {
 	const struct pc_stream *out;
 	struct pmufile *f;
 	struct symbolizer *sym;
+	/* --call-graph dwarf: the unwinder (NULL: copies are not used) and
+	 * the kernel frames + unwound user frames of the current sample */
+	struct unwinder *unw;
+	uint64_t *ubuf;
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
 	bool want_addr;	     /* a consumer reads the address part: keep it in the raw key */
 	bool want_ids;	     /* a consumer reads tid/cpu: keep them in the raw key */
@@ -339,6 +347,16 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	uint8_t flags = (s->hdr.misc & PMUPROF_MISC_KERNEL) ? KMODE : 0;
 	const uint64_t *k = v.kstack;
 	uint16_t nk = s->nr_kstack, nu = s->nr_ustack;
+	if (v.ucopy && l->unw) {
+		/* kernel frames, then the unwound user frames replace the FP walk */
+		enum unw_outcome oc;
+		memcpy(l->ubuf, v.kstack, nk * sizeof(*k));
+		nu = (uint16_t)unw__sample(l->unw, &v, l->ubuf + nk, UNW_MAX_USER, &oc);
+		l->set->acct.unwind[oc]++;
+		k = l->ubuf;
+	} else if (v.ucopy) {
+		l->set->acct.unwind_ignored = true;
+	}
 	/* no stacks recorded: the interrupted IP is the only frame */
 	if (!nk && !nu && s->ip) {
 		k = (const uint64_t *)&s->ip;
@@ -519,7 +537,7 @@ static void junk_warn(struct loader *l, const char *path)
 		"any code mapping ([stack], [heap], data or unmapped): the frame-pointer walk "
 		"(-g) went through code built without frame pointers, and the callers above "
 		"that point are junk. Last good frame in: %s. Rebuild it with "
-		"-fno-omit-frame-pointer, or record with --call-graph dwarf once pmuctl has it",
+		"-fno-omit-frame-pointer, or record with --call-graph dwarf",
 		path, (unsigned long long)l->junk_samples, (unsigned long long)l->ustack_samples,
 		100.0 * (double)l->junk_samples / (double)l->ustack_samples,
 		bins[0] ? bins : "unknown binaries");
@@ -558,6 +576,11 @@ static int emit_all(struct loader *l)
 		s.tid = (uint32_t)e->ids;
 		s.cpu = (uint32_t)(e->ids >> 32);
 		for (uint32_t x = 0; x < nk + nu && s.nr < PC_MAX_FRAMES; x++) {
+			if (x >= nk && k[x] == UNW_TRUNCATED_ADDR) { /* an unwind stopped here */
+				fr[s.nr++] = (struct pc_frame){
+					.name = "[truncated]", .len = 11, .kind = PC_FRAME_UNKNOWN};
+				continue;
+			}
 			/* a user address in the kernel half is bogus (fault mid-walk) */
 			int kern = x < nk || k[x] >= KERNEL_ADDR_MIN;
 			const struct addr_ent *ae =
@@ -755,6 +778,15 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	}
 	if (f->kallsyms && f->kallsyms_len)
 		sym__load_kallsyms(l->sym, f->kallsyms, f->kallsyms_len);
+	if (!flt->call_graph_fp) { /* cheap until a sample carries a stack copy */
+		l->unw = unw__new(f, l->sym);
+		/* nr_kstack is a u16: a damaged record may claim that many */
+		l->ubuf = malloc((UINT16_MAX + UNW_MAX_USER) * sizeof(*l->ubuf));
+		if (!l->unw || !l->ubuf) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
 	l->hash = pc_stack_hash_select();
 	l->filter_samples = flt->has_pid || flt->comm || flt->has_cpu || flt->has_time ||
 			    flt->dso || flt->symbol;
@@ -815,6 +847,8 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 		junk_warn(l, path);
 	}
 out:
+	unw__free(l->unw);
+	free(l->ubuf);
 	sym__free(l->sym);
 	pmufile__close(l->f);
 	free(l->raw);

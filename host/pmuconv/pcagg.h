@@ -101,7 +101,8 @@ struct pc_filter {
 	int weight;	    /* enum pc_weight */
 	bool no_process;    /* omit the process root frame */
 	bool salvage;
-	bool no_demangle; /* text inputs: keep mangled names (sym_opts has its own) */
+	bool no_demangle;   /* text inputs: keep mangled names (sym_opts has its own) */
+	bool call_graph_fp; /* --call-graph fp: ignore user stack copies (pmuprof input) */
 };
 
 /* Accounting header of one input. */
@@ -127,6 +128,10 @@ struct pc_accounting {
 	uint64_t filtered;		   /* samples removed by --pid/--comm/--cpu/mode filters */
 	bool has_pages;			   /* the format can carry page sizes (pmuprof) */
 	bool has_data_addr, has_code_page; /* recorded with them (pmuprof config flags) */
+	/* samples with a user stack copy (--call-graph dwarf), by how their
+	 * unwind went: enum unw_outcome (unwind.h) */
+	uint64_t unwind[5];
+	bool unwind_ignored; /* --call-graph fp: copies present but not used */
 };
 
 struct pc_set {

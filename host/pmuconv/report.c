@@ -287,6 +287,20 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 			(unsigned long long)ac->skipped, ac->first_skip);
 	if (ac->truncated)
 		fprintf(out, "damaged:    %s (salvaged what precedes it)\n", ac->damage);
+	uint64_t nu = 0;
+	for (size_t i = 0; i < PC_ARRAY_SIZE(ac->unwind); i++)
+		nu += ac->unwind[i];
+	if (nu)
+		fprintf(out,
+			"unwind:     %llu user stack copies: %llu unwound fully, %llu stopped (no "
+			"CFI "
+			"%llu, copy too small %llu, bad memory %llu), %llu FP fallback\n",
+			(unsigned long long)nu, (unsigned long long)ac->unwind[0],
+			(unsigned long long)(ac->unwind[1] + ac->unwind[2] + ac->unwind[3]),
+			(unsigned long long)ac->unwind[1], (unsigned long long)ac->unwind[2],
+			(unsigned long long)ac->unwind[3], (unsigned long long)ac->unwind[4]);
+	else if (ac->unwind_ignored)
+		fprintf(out, "unwind:     user stack copies ignored (--call-graph fp)\n");
 	fprintf(out, "events:     %zu\n", s->nr);
 	bool ev_lost = per_event_lost_known(s);
 	for (size_t i = 0; i < s->nr; i++) {
@@ -450,6 +464,16 @@ static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event
 		fprintf(out, ",\n \"missed\": %llu,\n \"missed_percent\": %.4f",
 			(unsigned long long)ac->missed,
 			pc_pct(ac->missed, ac->missed + ac->lost + ac->samples));
+	uint64_t nu = 0;
+	for (size_t i = 0; i < PC_ARRAY_SIZE(ac->unwind); i++)
+		nu += ac->unwind[i];
+	if (nu) /* present when samples carried user stack copies */
+		fprintf(out,
+			",\n \"unwind\": {\"full\": %llu, \"no_cfi\": %llu, \"copy_too_small\": "
+			"%llu, \"bad_memory\": %llu, \"fp_fallback\": %llu}",
+			(unsigned long long)ac->unwind[0], (unsigned long long)ac->unwind[1],
+			(unsigned long long)ac->unwind[2], (unsigned long long)ac->unwind[3],
+			(unsigned long long)ac->unwind[4]);
 	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
 	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
 	if (ac->truncated)

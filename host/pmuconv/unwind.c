@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Offline user-stack unwinding with libdwfl (see unwind.h): the Dwfl cache
+ * per process map set, the memory and register callbacks served from a
+ * sample, and the per-sample outcome.
+ */
+#include "unwind.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define UNW_MAX_MODULES 512	    /* files reported per map set */
+#define UNW_STACK_SPAN	(64u << 20) /* reads this far above sp count as stack */
+
+/* A file reported in a map set: its separate debug file (find_debuginfo). */
+struct unw_file {
+	const char *debug; /* owned by the symbolizer, or NULL */
+};
+
+/* One process map set: a pid's maps snapshot (mmaps with one time_ns). */
+struct unw_set {
+	int32_t pid;
+	uint64_t snap; /* time_ns of the snapshot */
+	Dwfl *dwfl;    /* NULL: nothing could be reported (samples fall back) */
+	struct unw_file files[UNW_MAX_MODULES];
+	uint32_t nr_files;
+	bool attached;
+};
+
+struct unwinder {
+	const struct pmufile *f;
+	struct symbolizer *sym;
+	struct unw_set **sets;
+	size_t nr_sets, cap_sets;
+	struct unw_set *last;
+	/* the sample being unwound (the callbacks' context) */
+	const struct pmufile_sample_view *v;
+	uint64_t *out;
+	uint32_t nr, max;
+	int stop; /* enum unw_outcome of a stop noticed in a callback, or -1 */
+};
+
+static const char *const outcome_names[UNW__NR] = {
+	[UNW_FULL] = "unwound fully",
+	[UNW_NO_CFI] = "stopped: no CFI",
+	[UNW_SHORT] = "stopped: copy too small",
+	[UNW_BAD_MEM] = "stopped: bad memory",
+	[UNW_FP] = "FP fallback",
+};
+
+const char *unw__outcome_name(int oc)
+{
+	return oc >= 0 && oc < UNW__NR ? outcome_names[oc] : "?";
+}
+
+/* ---- callbacks --------------------------------------------------------- */
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct unw_file *uf = *userdata;
+	int fd;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	if (!uf || !uf->debug)
+		return -1;
+	fd = open(uf->debug, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*debuginfo_file_name = strdup(uf->debug);
+	return fd;
+}
+
+static const Dwfl_Callbacks dwfl_cbs = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = find_debuginfo,
+};
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)arg;
+	(void)thread_argp;
+	return 0; /* threads are asked for by id only */
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+/* 8 bytes at vaddr from the file image of the module covering it. */
+static bool read_image(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	Dwarf_Addr bias;
+	Elf *e;
+	size_t n;
+
+	if (!mod || !(e = dwfl_module_getelf(mod, &bias)) || elf_getphdrnum(e, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		uint64_t a = addr - bias;
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || a < ph.p_vaddr ||
+		    a + 8 > ph.p_vaddr + ph.p_filesz)
+			continue;
+		Elf_Data *d = elf_getdata_rawchunk(e, (int64_t)(ph.p_offset + (a - ph.p_vaddr)), 8,
+						   ELF_T_BYTE);
+		if (!d || d->d_size < 8)
+			return false;
+		memcpy(result, d->d_buf, 8);
+		return true;
+	}
+	return false;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	const struct pmuprof_sample_ustack *c = u->v->ucopy;
+	uint64_t sp = c->regs[PMUPROF_UREG_SP];
+
+	if (addr >= sp && addr - sp <= (uint64_t)c->valid - 8 && c->valid >= 8) {
+		memcpy(result, u->v->ucopy_stack + (addr - sp), 8);
+		return true;
+	}
+	if (read_image(dwfl, addr, result))
+		return true;
+	/* above the copy (within a plausible stack): the copy was too small
+	 * or cut short (the NMI copy also stops at a page not present) */
+	if (u->stop < 0)
+		u->stop = addr >= sp && addr - sp < UNW_STACK_SPAN ? UNW_SHORT : UNW_BAD_MEM;
+	return false;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	const struct unwinder *u = arg;
+	Dwarf_Word regs[PMUPROF_NR_UREGS];
+
+	memcpy(regs, u->v->ucopy->regs, sizeof(regs));
+	return dwfl_thread_state_registers(thread, 0, PMUPROF_NR_UREGS, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_cbs = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- map sets ---------------------------------------------------------- */
+
+/* The link-time-to-run-time bias of the file mapped at m (its PT_LOAD
+ * holding file offset m->pgoff), and the address of its first PT_LOAD for
+ * dwfl_report_elf's ET_DYN base. False if the file has no such segment. */
+static bool file_bias(const char *file, const struct pmufile_mmap *m, GElf_Half *type,
+		      uint64_t *base)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	bool ok = false;
+	Elf *e;
+	GElf_Ehdr eh;
+	size_t n;
+
+	if (fd < 0)
+		return false;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && gelf_getehdr(e, &eh) && !elf_getphdrnum(e, &n)) {
+		uint64_t first = UINT64_MAX, bias = 0;
+		bool found = false;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			uint64_t al = ph.p_align > 1 ? ph.p_align : 1;
+			if (first == UINT64_MAX)
+				first = ph.p_vaddr & ~(al - 1);
+			uint64_t off0 = ph.p_offset & ~(uint64_t)4095;
+			if (!found && m->pgoff >= off0 && m->pgoff < ph.p_offset + ph.p_filesz) {
+				bias = m->start - (ph.p_vaddr - (ph.p_offset - m->pgoff));
+				found = true;
+			}
+		}
+		*type = eh.e_type;
+		*base = bias + first;
+		ok = found && first != UINT64_MAX;
+	}
+	elf_end(e);
+	close(fd);
+	return ok;
+}
+
+static void report_set(struct unwinder *u, struct unw_set *s, size_t lo, size_t hi)
+{
+	const struct pmufile_mmap *mm = u->f->mmaps;
+	uint32_t reported = 0;
+
+	s->dwfl = dwfl_begin(&dwfl_cbs);
+	if (!s->dwfl)
+		return;
+	dwfl_report_begin(s->dwfl);
+	for (size_t i = lo; i < hi && s->nr_files < UNW_MAX_MODULES; i++) {
+		const struct pmufile_mmap *m = &mm[i];
+		const char *bin = NULL, *dbg = NULL;
+		bool seen = false;
+		if (m->time_ns != s->snap || m->path[0] != '/' || !(m->prot & PROT_EXEC))
+			continue;
+		/* one report per file: its first executable mapping in the set */
+		for (size_t j = lo; j < i && !seen; j++)
+			seen = mm[j].time_ns == s->snap && (mm[j].prot & PROT_EXEC) &&
+			       !strcmp(mm[j].path, m->path);
+		if (seen ||
+		    sym__files(u->sym, m->path, m->build_id,
+			       m->build_id_size <= 20 ? m->build_id_size : 20, &bin, &dbg) < 0 ||
+		    !bin)
+			continue;
+		GElf_Half type;
+		uint64_t base;
+		if (!file_bias(bin, m, &type, &base))
+			continue;
+		Dwfl_Module *mod = dwfl_report_elf(s->dwfl, m->path, bin, -1,
+						   type == ET_DYN ? base : 0, false);
+		if (!mod)
+			continue;
+		void **ud = NULL;
+		struct unw_file *uf = &s->files[s->nr_files++];
+		uf->debug = dbg;
+		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+		if (ud)
+			*ud = uf;
+		reported++;
+	}
+	dwfl_report_end(s->dwfl, NULL, NULL);
+	if (!reported || !dwfl_attach_state(s->dwfl, NULL, s->pid ? s->pid : 1, &thread_cbs, u)) {
+		dwfl_end(s->dwfl);
+		s->dwfl = NULL;
+		return;
+	}
+	s->attached = true;
+}
+
+/* The map set of pid at time t: its latest snapshot at or before t, else
+ * its earliest; built on first use. NULL if the pid has no mappings. */
+static struct unw_set *get_set(struct unwinder *u, int32_t pid, uint64_t t)
+{
+	const struct pmufile_mmap *mm = u->f->mmaps;
+	size_t lo = 0, hi = u->f->nr_mmaps, end;
+	uint64_t before = 0, after = UINT64_MAX, snap;
+	bool has_before = false;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (mm[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < u->f->nr_mmaps && mm[end].pid == pid; end++) {
+		uint64_t tn = mm[end].time_ns;
+		if (tn <= t && (!has_before || tn > before)) {
+			before = tn;
+			has_before = true;
+		} else if (tn > t && tn < after) {
+			after = tn;
+		}
+	}
+	if (end == lo)
+		return NULL;
+	snap = has_before ? before : after;
+	if (u->last && u->last->pid == pid && u->last->snap == snap)
+		return u->last;
+	for (size_t i = 0; i < u->nr_sets; i++)
+		if (u->sets[i]->pid == pid && u->sets[i]->snap == snap)
+			return u->last = u->sets[i];
+	if (u->nr_sets == u->cap_sets) {
+		size_t cap = u->cap_sets ? 2 * u->cap_sets : 16;
+		void *p = realloc(u->sets, cap * sizeof(*u->sets));
+		if (!p)
+			return NULL;
+		u->sets = p;
+		u->cap_sets = cap;
+	}
+	struct unw_set *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->pid = pid;
+	s->snap = snap;
+	report_set(u, s, lo, end);
+	u->sets[u->nr_sets++] = s;
+	return u->last = s;
+}
+
+/* ---- one sample -------------------------------------------------------- */
+
+/* Does pc (a return address unless activation) have CFI? */
+static bool has_cfi(Dwfl *dwfl, Dwarf_Addr pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr = NULL;
+
+	if (!mod)
+		return false;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0) {
+		free(fr);
+		return true;
+	}
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0) {
+		free(fr);
+		return true;
+	}
+	return false;
+}
+
+static int on_frame(Dwfl_Frame *state, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool act;
+
+	if (!dwfl_frame_pc(state, &pc, &act))
+		return DWARF_CB_ABORT;
+	if (u->nr >= u->max)
+		return DWARF_CB_ABORT;
+	u->out[u->nr++] = pc;
+	/* unwinding on from here needs this frame's CFI; without it libdw
+	 * would guess with %rbp, which is not a frame pointer in such code */
+	if (!has_cfi(dwfl_thread_dwfl(dwfl_frame_thread(state)), act ? pc : pc - 1)) {
+		u->stop = UNW_NO_CFI;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, uint64_t *out,
+		     uint32_t max, enum unw_outcome *oc)
+{
+	const struct pmuprof_sample *s = v->s;
+	struct unw_set *set = get_set(u, (int32_t)s->pid, s->time_ns);
+	int r = -1;
+
+	u->v = v;
+	u->out = out;
+	u->nr = 0;
+	u->max = max > 1 ? max - 1 : 0; /* room for the truncation mark */
+	u->stop = -1;
+	if (set && set->dwfl && u->max)
+		r = dwfl_getthread_frames(set->dwfl, s->tid ? (pid_t)s->tid : 1, on_frame, u);
+	/* libdw ends a walk quietly when the return address cannot be read
+	 * (as at the outermost frame): a failed read means it stopped */
+	if ((r == 0 && u->stop < 0) || (u->stop < 0 && u->nr == u->max)) {
+		*oc = UNW_FULL;
+		return u->nr;
+	}
+	if (u->nr <= 1 && s->nr_ustack > 1) {
+		uint32_t n = s->nr_ustack < max ? s->nr_ustack : max;
+		memcpy(out, v->ustack, n * sizeof(*out));
+		*oc = UNW_FP;
+		return n;
+	}
+	if (!u->nr && max) /* no module at all: the pc itself */
+		out[u->nr++] = v->ucopy->regs[PMUPROF_UREG_IP];
+	*oc = u->stop >= 0 ? (enum unw_outcome)u->stop : UNW_NO_CFI;
+	if (u->nr < max)
+		out[u->nr++] = UNW_TRUNCATED_ADDR;
+	return u->nr;
+}
+
+struct unwinder *unw__new(const struct pmufile *f, struct symbolizer *sym)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	elf_version(EV_CURRENT);
+	u->f = f;
+	u->sym = sym;
+	return u;
+}
+
+void unw__free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->nr_sets; i++) {
+		if (u->sets[i]->dwfl)
+			dwfl_end(u->sets[i]->dwfl);
+		free(u->sets[i]);
+	}
+	free(u->sets);
+	free(u);
+}

@@ -1,0 +1,135 @@
+#!/bin/sh
+# pmuconv's DWARF unwinding of --call-graph dwarf recordings (issue 18), on
+# the host without the module: ptsnap (tests/tools/ptsnap) records
+# nofpwork (-O2 -fomit-frame-pointer, qsort from the system libc) under
+# ptrace with the registers and stack copies the module takes, then:
+#   - >= 95 % of the samples' folded stacks are one of the workload's known
+#     call paths (_start .. main;phase_a;walk;leaf, main;sort_phase;qsort..;cmp),
+#     and the report header counts >= 95 % unwound fully;
+#   - the qsort comparator shows main;sort_phase;qsort...;cmp (>= 20 % of the
+#     samples), where --call-graph fp (the FP walk) has no such chain;
+#   - copies cut to 64 bytes: stops counted as "copy too small" and marked by
+#     a [truncated] root frame, never a made-up caller;
+#   - the workload's binary deleted after recording: exit 0, its frames not
+#     unwound (stopped / FP fallback counted), the binary named in a warning;
+#   - copies whose size fields are corrupt: those samples skipped with a
+#     message, the others unwound, exit 0.
+# Prints PASS/FAIL lines; always exits 0. About 3 s.
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
+PTSNAP=${PTSNAP:-$BUILD/bin/ptsnap}
+WORK=${NOFPWORK:-$BUILD/tests/nofpwork}
+N=400
+export LC_ALL=C
+
+for need in "$PMUCONV" "$PTSNAP" "$WORK"; do
+	if [ ! -x "$need" ]; then
+		echo "FAIL: dwarf_unwind/setup (no $need; run make all unit)"
+		exit 0
+	fi
+done
+W=$(mktemp -d "${TMPDIR:-/tmp}/dwarf_unwind.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/bin"
+cp "$WORK" "$W/bin/nofpwork"
+
+pass() { echo "PASS: dwarf_unwind/$1"; }
+fail() { echo "FAIL: dwarf_unwind/$1 ($2)"; }
+
+# the known call paths, below the process root frame
+START='nofpwork;_start;__libc_start_main[^;]*;__libc_start_call_main;main'
+V='(\.[a-z0-9_.]+)?' # GCC's clone suffixes (.constprop.0, .part.0)
+KNOWN="^$START(;phase_a$V(;walk$V(;leaf$V)?)?|;sort_phase$V(;qsort[^;]*(;[^;[]+)*)?)? [0-9]+\$"
+CMPPATH="^$START;sort_phase$V;qsort[^;]*(;[^;[]+)*;cmp$V [0-9]+\$"
+
+# share: the samples of folded file $1 on lines matching ERE $2, as "k n"
+share() {
+	awk -v re="$2" '{ n += $NF } $0 ~ re { k += $NF } END { printf "%d %d\n", k, n }' "$1"
+}
+
+# ---- the full recording --------------------------------------------------
+if ! "$PTSNAP" -o "$W/full.pmu" -n $N -- "$W/bin/nofpwork" >"$W/rec.log" 2>&1; then
+	fail record "$(tail -1 "$W/rec.log")"
+	exit 0
+fi
+"$PMUCONV" folded --weight samples "$W/full.pmu" >"$W/full.folded" 2>"$W/full.err"
+rc=$?
+set -- $(share "$W/full.folded" "$KNOWN")
+if [ $rc -eq 0 ] && [ "$2" -eq $N ] && [ $(($1 * 100)) -ge $((95 * N)) ]; then
+	pass known-paths
+else
+	fail known-paths "exit $rc; $1 of $2 samples on a known call path, want >= 95 % of $N; first others: $(grep -Ev "$KNOWN" "$W/full.folded" | head -3 | tr '\n' '|')"
+fi
+set -- $(share "$W/full.folded" "$CMPPATH")
+if [ $(($1 * 100)) -ge $((20 * N)) ]; then
+	pass qsort-callback
+else
+	fail qsort-callback "$1 of $N samples on main;sort_phase;qsort..;cmp, want >= 20 %"
+fi
+"$PMUCONV" folded --weight samples --call-graph fp "$W/full.pmu" >"$W/fp.folded" 2>/dev/null
+if grep -q "cmp" "$W/fp.folded" && ! grep -Eq "main;.*;cmp$V [0-9]+\$" "$W/fp.folded"; then
+	pass fp-walk-broken-control
+else
+	fail fp-walk-broken-control "--call-graph fp was expected to lose cmp's callers: $(grep cmp "$W/fp.folded" | head -2 | tr '\n' '|')"
+fi
+"$PMUCONV" report "$W/full.pmu" >"$W/full.report" 2>&1
+line=$(grep '^unwind:' "$W/full.report")
+full=$(echo "$line" | sed -n 's/.*copies: \([0-9]*\) unwound fully.*/\1/p')
+if echo "$line" | grep -q "^unwind: *$N user stack copies" && [ -n "$full" ] &&
+	[ $((full * 100)) -ge $((95 * N)) ]; then
+	pass report-outcomes
+else
+	fail report-outcomes "header line: '$line'"
+fi
+"$PMUCONV" report --call-graph fp "$W/full.pmu" 2>&1 | grep -q '^unwind: .*ignored (--call-graph fp)' &&
+	pass report-fp-option || fail report-fp-option "no 'ignored' line with --call-graph fp"
+"$PMUCONV" folded --call-graph lbr "$W/full.pmu" >/dev/null 2>"$W/bad.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "want fp" "$W/bad.err"; then
+	pass bad-option
+else
+	fail bad-option "exit $rc: $(cat "$W/bad.err")"
+fi
+
+# ---- copies cut short ------------------------------------------------------
+"$PTSNAP" -o "$W/cut.pmu" -n 100 --cut 64 -- "$W/bin/nofpwork" >/dev/null 2>&1
+"$PMUCONV" folded --weight samples "$W/cut.pmu" >"$W/cut.folded" 2>"$W/cut.err"
+rc=$?
+"$PMUCONV" report "$W/cut.pmu" >"$W/cut.report" 2>&1
+short=$(sed -n 's/^unwind:.*copy too small \([0-9]*\).*/\1/p' "$W/cut.report")
+set -- $(share "$W/cut.folded" '^nofpwork;\[truncated\];')
+# every stack that did not reach _start must say so at its root
+bad=$(grep -v '^nofpwork;\[truncated\];' "$W/cut.folded" | grep -cv "^$START")
+if [ $rc -eq 0 ] && [ "${short:-0}" -gt 0 ] && [ "$1" -gt 0 ] && [ "$bad" -eq 0 ]; then
+	pass cut-copy-truncated
+else
+	fail cut-copy-truncated "exit $rc, copy too small ${short:-?}, $1 [truncated] samples, $bad stacks with a wrong root"
+fi
+
+# ---- the binary missing at conversion time ---------------------------------
+"$PTSNAP" -o "$W/gone.pmu" -n 100 -- "$W/bin/nofpwork" >/dev/null 2>&1
+rm -f "$W/bin/nofpwork"
+"$PMUCONV" report "$W/gone.pmu" >"$W/gone.report" 2>"$W/gone.err"
+rc=$?
+line=$(grep '^unwind:' "$W/gone.report")
+if [ $rc -eq 0 ] && echo "$line" | grep -q "^unwind: *100 user stack copies: [0-9] unwound fully" &&
+	grep -q "nofpwork" "$W/gone.err"; then
+	pass missing-binary
+else
+	fail missing-binary "exit $rc; '$line'; stderr: $(head -2 "$W/gone.err" | tr '\n' '|')"
+fi
+
+# ---- corrupt copy sizes ----------------------------------------------------
+cp "$WORK" "$W/bin/nofpwork"
+"$PTSNAP" -o "$W/bad.pmu" -n 50 --corrupt 5 -- "$W/bin/nofpwork" >/dev/null 2>&1
+"$PMUCONV" report "$W/bad.pmu" >"$W/bad.report" 2>"$W/bad.err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^unwind: *40 user stack copies" "$W/bad.report" &&
+	grep -q "skipped 10 malformed sample record" "$W/bad.err"; then
+	pass corrupt-size
+else
+	fail corrupt-size "exit $rc; $(grep '^unwind:' "$W/bad.report"); stderr: $(head -2 "$W/bad.err" | tr '\n' '|')"
+fi
+exit 0
