@@ -49,6 +49,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 #include "unwind.h"
 
 #define KMODE	      1u   /* raw key flag: sample interrupted kernel mode */
+#define UNWOUND	      2u   /* raw key flag: user frames from the DWARF unwinder */
 #define UNW_MAX_USER  1024 /* user frames kept from an unwind */
 _Static_assert(UNW__NR == PC_ARRAY_SIZE(((struct pc_accounting *)0)->unwind),
 	       "pc_accounting.unwind counts enum unw_outcome");
@@ -354,6 +355,8 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 		nu = (uint16_t)unw__sample(l->unw, &v, l->ubuf + nk, UNW_MAX_USER, &oc);
 		l->set->acct.unwind[oc]++;
 		k = l->ubuf;
+		if (oc != UNW_FP)
+			flags |= UNWOUND;
 	} else if (v.ucopy) {
 		l->set->acct.unwind_ignored = true;
 	}
@@ -570,7 +573,8 @@ static int emit_all(struct loader *l)
 		s.comm_len = (uint32_t)strnlen(comm, sizeof(comm));
 		s.kernel_mode = (e->key[0] >> 48) & KMODE;
 		const struct addr_ent *prev = NULL;
-		bool junk = false;
+		/* the junk-caller warning is about frame-pointer walks only */
+		bool junk = (e->key[0] >> 48) & UNWOUND;
 		s.has_ids = l->want_ids;
 		s.pid = pid;
 		s.tid = (uint32_t)e->ids;
@@ -616,7 +620,7 @@ static int emit_all(struct loader *l)
 			o->ip_name = ae ? ae->name : "[unknown]";
 		}
 		s.addr = l->out_parts;
-		if (nu > 1)
+		if (nu > 1 && !((e->key[0] >> 48) & UNWOUND))
 			l->ustack_samples += e->samples;
 		if (!r)
 			r = pc_stream__emit(l->out, &s);

@@ -44,6 +44,12 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			k->sum += v.ustack[i];
 		if (v.addr)
 			k->sum += v.addr->data_addr + v.addr->data_page;
+		if (v.ucopy) { /* every register and every valid stack byte */
+			for (unsigned i = 0; i < PMUPROF_NR_UREGS; i++)
+				k->sum += v.ucopy->regs[i];
+			for (uint32_t i = 0; i < v.ucopy->valid; i++)
+				k->sum += v.ucopy_stack[i];
+		}
 		if (pmufile__find_mmap(k->f, (int32_t)v.s->pid, ip, v.s->time_ns))
 			k->sum++;
 		if (pmufile__find_process(k->f, (int32_t)v.s->pid))

@@ -116,4 +116,45 @@ for x in pprof speedscope perf-data; do
 	fi
 done
 rm -rf "$out"
+
+# --call-graph dwarf records (registers + stack copy): a ptsnap recording of
+# nofpwork, damaged the same way for the reader (ASan), and a well-formed
+# one with random registers and stack bytes through pmuconv's unwinder:
+# every sample counted under one outcome, exit 0, never a crash.
+PTSNAP=$BUILD/bin/ptsnap
+NOFPWORK=$BUILD/tests/nofpwork
+if [ ! -x "$PTSNAP" ] || [ ! -x "$NOFPWORK" ]; then
+	echo "FAIL: fuzz_replay_pmufile/ucopy (no $PTSNAP or $NOFPWORK; run make unit)"
+	exit 0
+fi
+ucopy=$DATA/ucopy.pmu
+ugen=$DATA/ucopy-damaged
+rm -rf "$ugen"
+mkdir -p "$ugen"
+if ! "$PTSNAP" -o "$ucopy" -n 6 -s 512 -- "$NOFPWORK" >"$DATA/ptsnap.log" 2>&1; then
+	echo "FAIL: fuzz_replay_pmufile/ucopy (ptsnap failed: $(tail -n 1 "$DATA/ptsnap.log"))"
+	exit 0
+fi
+size=$(wc -c <"$ucopy")
+i=0
+while [ "$i" -lt "$size" ]; do
+	head -c "$i" "$ucopy" >"$ugen/trunc-$i"
+	i=$((i + 24))
+done
+i=0
+while [ "$i" -lt "$size" ]; do
+	cp "$ucopy" "$ugen/flip-$i"
+	printf '\377' | dd of="$ugen/flip-$i" bs=1 seek="$i" conv=notrunc 2>/dev/null
+	i=$((i + 97))
+done
+replay ucopy-damaged "$ugen"
+garbled=$DATA/ucopy-garbled.pmu
+"$PTSNAP" -o "$garbled" -n 300 -s 2048 --garble --seed 7 -- "$NOFPWORK" >"$DATA/ptsnap.log" 2>&1
+"$PMUCONV" report "$garbled" >"$DATA/garbled.report" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^unwind: *300 user stack copies' "$DATA/garbled.report"; then
+	echo "PASS: fuzz_replay_pmufile/ucopy-garbled (300 samples with random registers and stack bytes)"
+else
+	echo "FAIL: fuzz_replay_pmufile/ucopy-garbled (exit $rc: $(grep -m1 -E '^unwind|pmuconv' "$DATA/garbled.report"))"
+fi
 exit 0

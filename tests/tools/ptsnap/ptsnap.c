@@ -16,6 +16,9 @@
  * COMMAND must print one line on stdout once it is ready to be sampled.
  * --cut BYTES: every copy claims only BYTES valid (a snapshot cut short).
  * --corrupt K: every K-th sample's copy claims more valid bytes than its size.
+ * --garble: well-formed records with random registers and stack bytes (a
+ *   seeded mix: random pc, sp, all registers, stack words), for the
+ *   unwinder's robustness replay (tests/suites/fuzz_replay_pmufile.sh).
  */
 #include <elf.h>
 #include <gelf.h>
@@ -157,10 +160,12 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {{"cut", required_argument, 0, 'c'},
 					   {"seed", required_argument, 0, 'S'},
 					   {"corrupt", required_argument, 0, 'K'},
+					   {"garble", no_argument, 0, 'G'},
 					   {0, 0, 0, 0}};
 	const char *out = NULL;
 	unsigned long n = 200, size = 8192, cut = 0, corrupt = 0;
 	uint64_t seed = 1;
+	int garble = 0;
 	int o, pfd[2];
 	char err[512];
 
@@ -174,6 +179,8 @@ int main(int argc, char **argv)
 			size = strtoul(optarg, NULL, 0);
 		else if (o == 'c')
 			cut = strtoul(optarg, NULL, 0);
+		else if (o == 'G')
+			garble = 1;
 		else if (o == 'K')
 			corrupt = strtoul(optarg, NULL, 0);
 		else if (o == 'S')
@@ -296,6 +303,23 @@ int main(int argc, char **argv)
 		u.regs[14] = r.r14;
 		u.regs[15] = r.r15;
 		u.regs[PMUPROF_UREG_IP] = r.rip;
+		if (garble) {
+			uint64_t g = tt_rnd(&seed);
+			if (g & 1) /* pc anywhere, or a few bytes off a real one */
+				u.regs[PMUPROF_UREG_IP] =
+					g & 2 ? tt_rnd(&seed) : r.rip + (g >> 8) % 64;
+			if (g & 4)
+				u.regs[PMUPROF_UREG_SP] =
+					g & 8 ? tt_rnd(&seed) : r.rsp - 8 * (g >> 16 & 7);
+			if (g & 16)
+				for (int j = 0; j < PMUPROF_NR_UREGS; j++)
+					u.regs[j] = tt_rnd(&seed);
+			for (uint32_t j = 0; j + 8 <= valid && (g & 32); j += 8)
+				if (tt_rnd(&seed) % 4 == 0) {
+					uint64_t x = tt_rnd(&seed);
+					memcpy(stk + j, &x, 8);
+				}
+		}
 		u.size = (uint32_t)size;
 		u.valid = corrupt && i % corrupt == 0 ? (uint32_t)size + 8 : valid;
 		uint8_t *p = rec + sizeof(*s);
