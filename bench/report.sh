@@ -269,7 +269,7 @@ END {
 	# ---------------------------------------------------------------- (5)
 	section("converter", "(5) Converter throughput: pmuconv folded --weight period, and the pprof/speedscope/perf.data exports, one core [host]")
 	col("input"); col("size MB"); col("samples"); col("unique stacks"); col("wall s, median (min-max)"); col("CPU s (user+sys)"); col("samples/s wall / per CPU-s"); col("MB/s wall / per CPU-s"); col("peak RSS MiB"); col("RSS beyond input MiB")
-	nconv = split("native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym", cc, " ")
+	nconv = split("native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym unwind-dwarf unwind-fp", cc, " ")
 	cl["native-sym"] = "pmuprof file (pmugen, 32 frames), symbolized (ELF + kallsyms)"
 	cl["export-pprof"] = "the same file -> pmuconv pprof (gzip profile.proto, labels per sample)"
 	cl["export-speedscope"] = "the same file -> pmuconv speedscope (JSON)"
@@ -277,6 +277,8 @@ END {
 	cl["perfscript-sym"] = "perf script text (32 frames), with symbol names"
 	cl["perfscript-nosym"] = "perf script text (32 frames), [unknown] symbols"
 	cl["export-perfdata"] = "the same file -> pmuconv perf-data (PERFILE2, no symbolization)"
+	cl["unwind-dwarf"] = "--call-graph dwarf: 8 KiB stack copies (ptsnap, nofpwork + libc) unwound with libdwfl"
+	cl["unwind-fp"] = "the same file, --call-graph fp (copies read, not unwound): the baseline"
 	for (i = 1; i <= nconv; i++) {
 		w = cc[i]
 		if (w in CNA) { row("{\"input\": " jstr(w) ", \"not_available\": " jstr(CNA[w]) "}"); cell(1, cl[w]); cell(2, "not available: " CNA[w]); continue }
@@ -293,6 +295,7 @@ END {
 	note("whole process (start to exit: open, parse, symbolize, aggregate, write folded) measured with wait4() rusage; input files in the page cache; MB = 10^6 bytes")
 	note("pmuconv is single-threaded: per CPU-s = samples or bytes / (user + sys) is what one core does; on a shared machine (load above the CPU count) wall time also includes waiting for a CPU")
 	note("peak RSS counts the input file'\''s pages the reader maps: perf script input is mapped whole, so RSS beyond input = peak RSS - input size estimates the converter'\''s own memory (tables of unique stacks, symbols, output); native input is read frame by frame (only frame headers and metadata are mapped), so for it peak RSS itself bounds the converter'\''s memory and RSS beyond input shows 0")
+	note("unwinding (issue 18): samples/s per CPU-s of the unwind-dwarf row is the whole conversion of a file whose every sample is unwound; target >= 200 k samples/s per core at 8 KiB stacks")
 	note("targets (issue 5): >= 10 M samples/s native, >= 200 MB/s perf script text; (issue 19): >= 2 M samples/s per core for the pprof and perf.data exports with stacks")
 	note("exports: unique stacks shows ? (they print pprof samples or events, not stacks); pprof keeps threads and CPUs apart (labels), so it has more unique rows than folded")
 

@@ -63,12 +63,12 @@ done
 if [ $QUICK = 1 ]; then
 	MODE=quick
 	REPEATS=1 WORK_S=0.5 HANDLER_S=1 LOST_S=1 LOST_RATES="10000 50000"
-	CONV_SAMPLES=200000 PS_MB=16 CONV_REPEATS=1
+	CONV_SAMPLES=200000 PS_MB=16 CONV_REPEATS=1 UNW_STOPS=400
 	VM_TIMEOUT=150
 else
 	MODE=full
 	REPEATS=7 WORK_S=2 HANDLER_S=4 LOST_S=3 LOST_RATES="10000 20000 30000 40000 50000"
-	CONV_SAMPLES=10000000 PS_MB=300 CONV_REPEATS=3
+	CONV_SAMPLES=10000000 PS_MB=300 CONV_REPEATS=3 UNW_STOPS=2000
 	VM_TIMEOUT=900
 fi
 RATES="1000 10000"
@@ -297,7 +297,7 @@ export_one() {
 run_conv() {
 	say "host: converter throughput ($CONV_SAMPLES samples native, $PS_MB MB perf script)"
 	if [ ! -x "$BUILD/bin/pmuconv" ] || [ ! -x "$BUILD/bin/pmugen" ]; then
-		for w in native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym; do
+		for w in native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym unwind-dwarf unwind-fp; do
 			na conv "$w" "build/bin/pmuconv or build/bin/pmugen not built (make all unit)"
 		done
 		return
@@ -342,6 +342,24 @@ run_conv() {
 		conv_one "perfscript-$v" "$p" "$n" --input-format perf-script
 	done
 	rm -f "$p" "$SCRATCH/out.folded" "$SCRATCH/out.pprof" "$SCRATCH/out.speedscope"
+	# --call-graph dwarf (issue 18): ptsnap stack copies of 8 KiB from
+	# nofpwork (-O2 -fomit-frame-pointer + libc), each stop written 25 times,
+	# unwound with libdwfl; the same file with --call-graph fp as the baseline
+	u=$SCRATCH/unwind.pmu
+	if [ ! -x "$BUILD/bin/ptsnap" ] || [ ! -x "$BUILD/tests/nofpwork" ]; then
+		for w in unwind-dwarf unwind-fp; do
+			na conv "$w" "build/bin/ptsnap or build/tests/nofpwork not built (make unit)"
+		done
+	elif "$BUILD/bin/ptsnap" -o "$u" -n "$UNW_STOPS" -r 25 -i 400 -s 8192 -- \
+		"$BUILD/tests/nofpwork" >"$RAW/ptsnap.log" 2>&1; then
+		conv_one unwind-dwarf "$u" $((UNW_STOPS * 25)) --call-graph dwarf
+		conv_one unwind-fp "$u" $((UNW_STOPS * 25)) --call-graph fp
+	else
+		for w in unwind-dwarf unwind-fp; do
+			na conv "$w" "ptsnap failed: $(tail -n 1 "$RAW/ptsnap.log")"
+		done
+	fi
+	rm -f "$u"
 }
 
 if [ "$ONLY" = host ]; then
@@ -351,7 +369,7 @@ else
 fi
 if [ "$ONLY" = vm ]; then
 	na ring all "not run (--only vm)"
-	for w in native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym; do
+	for w in native-sym export-pprof export-speedscope export-perfdata native-nosym perfscript-sym perfscript-nosym unwind-dwarf unwind-fp; do
 		na conv "$w" "not run (--only vm)"
 	done
 else

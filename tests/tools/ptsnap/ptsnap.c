@@ -15,6 +15,8 @@
  *
  * COMMAND must print one line on stdout once it is ready to be sampled.
  * --cut BYTES: every copy claims only BYTES valid (a snapshot cut short).
+ * -r R: write every sample R times (benchmarks: many samples, few stops).
+ * -i US: stop at random 0.2 ms..US intervals (default 2000).
  * --corrupt K: every K-th sample's copy claims more valid bytes than its size.
  * --garble: well-formed records with random registers and stack bytes (a
  *   seeded mix: random pc, sp, all registers, stack words), for the
@@ -163,20 +165,24 @@ int main(int argc, char **argv)
 					   {"garble", no_argument, 0, 'G'},
 					   {0, 0, 0, 0}};
 	const char *out = NULL;
-	unsigned long n = 200, size = 8192, cut = 0, corrupt = 0;
+	unsigned long n = 200, size = 8192, cut = 0, corrupt = 0, repeat = 1, ius = 2000;
 	uint64_t seed = 1;
 	int garble = 0;
 	int o, pfd[2];
 	char err[512];
 
 	tt_prog = "ptsnap";
-	while ((o = getopt_long(argc, argv, "+o:n:s:", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+o:n:s:r:i:", lo, NULL)) != -1) {
 		if (o == 'o')
 			out = optarg;
 		else if (o == 'n')
 			n = strtoul(optarg, NULL, 0);
 		else if (o == 's')
 			size = strtoul(optarg, NULL, 0);
+		else if (o == 'r')
+			repeat = strtoul(optarg, NULL, 0);
+		else if (o == 'i')
+			ius = strtoul(optarg, NULL, 0);
 		else if (o == 'c')
 			cut = strtoul(optarg, NULL, 0);
 		else if (o == 'G')
@@ -189,7 +195,8 @@ int main(int argc, char **argv)
 			die("usage: ptsnap -o OUT [-n N] [-s SIZE] [--cut BYTES] [--seed N] -- "
 			    "CMD...");
 	}
-	if (!out || optind >= argc || !n || size < 8 || size % 8 || size > PMUPROF_USTACK_COPY_MAX)
+	if (!out || optind >= argc || !n || !repeat || ius < 200 || size < 8 || size % 8 ||
+	    size > PMUPROF_USTACK_COPY_MAX)
 		die("usage: ptsnap -o OUT [-n N] [-s SIZE (8..65536, multiple of 8)] [--cut BYTES] "
 		    "-- CMD...");
 	if (pipe(pfd))
@@ -265,7 +272,7 @@ int main(int argc, char **argv)
 		die("out of memory");
 	uint64_t t = h.start_session_ns;
 	for (unsigned long i = 0; i < n; i++) {
-		struct timespec d = {0, (long)(200000 + tt_rnd(&seed) % 1800000)};
+		struct timespec d = {0, (long)(200000 + tt_rnd(&seed) % ((ius - 199) * 1000))};
 		nanosleep(&d, NULL);
 		kill(pid, SIGSTOP);
 		if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
@@ -342,8 +349,11 @@ int main(int argc, char **argv)
 		s->sample_flags = PMUPROF_SF_USTACK_COPY;
 		s->nr_ustack = nu;
 		memcpy(s->comm, pr.comm, sizeof(s->comm));
-		if (pmufile_writer__records(w, rec, s->hdr.size))
-			die("%s", pmufile_writer__error(w));
+		for (unsigned long k = 0; k < repeat; k++) {
+			s->time_ns = t + k;
+			if (pmufile_writer__records(w, rec, s->hdr.size))
+				die("%s", pmufile_writer__error(w));
+		}
 		ptrace(PTRACE_CONT, pid, NULL, NULL);
 	}
 	kill(pid, SIGKILL);
@@ -351,6 +361,6 @@ int main(int argc, char **argv)
 	free(rec);
 	if (pmufile_writer__close(w, 0, t, err, sizeof(err)))
 		die("%s", err);
-	printf("ptsnap: %lu samples of %s into %s\n", n, argv[optind], out);
+	printf("ptsnap: %lu samples of %s into %s\n", n * repeat, argv[optind], out);
 	return 0;
 }
