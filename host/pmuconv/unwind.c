@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #define UNW_MAX_MODULES 512	    /* files reported per map set */
+#define UNW_CFI_CACHE	4096	    /* has_cfi() answers kept per map set */
 #define UNW_STACK_SPAN	(64u << 20) /* reads this far above sp count as stack */
 
 /* A file reported in a map set: its separate debug file (find_debuginfo). */
@@ -32,6 +33,10 @@ struct unw_set {
 	struct unw_file files[UNW_MAX_MODULES];
 	uint32_t nr_files;
 	bool attached;
+	/* has_cfi() answers by pc, direct-mapped: return addresses repeat, and
+	 * each answer costs a CFI lookup (an FDE search and a malloc) */
+	uint64_t cfi_pc[UNW_CFI_CACHE]; /* pc + 1; 0: empty */
+	bool cfi_ok[UNW_CFI_CACHE];
 };
 
 struct unwinder {
@@ -45,6 +50,7 @@ struct unwinder {
 	uint64_t *out;
 	uint32_t nr, max;
 	int stop; /* enum unw_outcome of a stop noticed in a callback, or -1 */
+	struct unw_set *set;
 };
 
 static const char *const outcome_names[UNW__NR] = {
@@ -310,7 +316,7 @@ static struct unw_set *get_set(struct unwinder *u, int32_t pid, uint64_t t)
 /* ---- one sample -------------------------------------------------------- */
 
 /* Does pc (a return address unless activation) have CFI? */
-static bool has_cfi(Dwfl *dwfl, Dwarf_Addr pc)
+static bool lookup_cfi(Dwfl *dwfl, Dwarf_Addr pc)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	Dwarf_Addr bias;
@@ -332,6 +338,17 @@ static bool has_cfi(Dwfl *dwfl, Dwarf_Addr pc)
 	return false;
 }
 
+static bool has_cfi(struct unw_set *s, Dwarf_Addr pc)
+{
+	size_t i = (size_t)((pc * 0x9e3779b97f4a7c15ull) >> 52) % UNW_CFI_CACHE;
+
+	if (s->cfi_pc[i] != pc + 1) {
+		s->cfi_ok[i] = lookup_cfi(s->dwfl, pc);
+		s->cfi_pc[i] = pc + 1;
+	}
+	return s->cfi_ok[i];
+}
+
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	struct unwinder *u = arg;
@@ -345,7 +362,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	u->out[u->nr++] = pc;
 	/* unwinding on from here needs this frame's CFI; without it libdw
 	 * would guess with %rbp, which is not a frame pointer in such code */
-	if (!has_cfi(dwfl_thread_dwfl(dwfl_frame_thread(state)), act ? pc : pc - 1)) {
+	if (!has_cfi(u->set, act ? pc : pc - 1)) {
 		u->stop = UNW_NO_CFI;
 		return DWARF_CB_ABORT;
 	}
@@ -360,6 +377,7 @@ uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, ui
 	int r = -1;
 
 	u->v = v;
+	u->set = set;
 	u->out = out;
 	u->nr = 0;
 	u->max = max > 1 ? max - 1 : 0; /* room for the truncation mark */
