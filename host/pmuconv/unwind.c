@@ -51,6 +51,7 @@ struct unwinder {
 	uint32_t nr, max;
 	int stop; /* enum unw_outcome of a stop noticed in a callback, or -1 */
 	struct unw_set *set;
+	bool limit; /* the walk filled out[] (a deep stack, cut at max) */
 };
 
 static const char *const outcome_names[UNW__NR] = {
@@ -357,8 +358,10 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return DWARF_CB_ABORT;
-	if (u->nr >= u->max)
+	if (u->nr >= u->max) {
+		u->limit = true;
 		return DWARF_CB_ABORT;
+	}
 	u->out[u->nr++] = pc;
 	/* unwinding on from here needs this frame's CFI; without it libdw
 	 * would guess with %rbp, which is not a frame pointer in such code */
@@ -382,11 +385,12 @@ uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, ui
 	u->nr = 0;
 	u->max = max > 1 ? max - 1 : 0; /* room for the truncation mark */
 	u->stop = -1;
+	u->limit = false;
 	if (set && set->dwfl && u->max)
 		r = dwfl_getthread_frames(set->dwfl, s->tid ? (pid_t)s->tid : 1, on_frame, u);
 	/* libdw ends a walk quietly when the return address cannot be read
 	 * (as at the outermost frame): a failed read means it stopped */
-	if ((r == 0 && u->stop < 0) || (u->stop < 0 && u->nr == u->max)) {
+	if (u->stop < 0 && (r == 0 || u->limit)) {
 		*oc = UNW_FULL;
 		return u->nr;
 	}

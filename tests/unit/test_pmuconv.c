@@ -21,6 +21,7 @@
 #include "host/pmuconv/pcagg.h"
 #include "host/pmuconv/report.h"
 #include "host/pmuconv/symbolize.h"
+#include "host/pmuconv/unwind.h"
 #include "lib/pmufile/pmufile.h"
 
 /* ---- escaping --------------------------------------------------------- */
@@ -723,6 +724,79 @@ START_TEST(test_elf_symbols)
 }
 END_TEST
 
+/* The unwinder where it cannot unwind: a pid without recorded mappings,
+ * and one whose only binary is missing. Either the recorded FP walk is
+ * used (FP fallback), or the sample keeps its pc and is marked truncated
+ * ("no CFI"); out[] is never overrun, whatever max is. */
+START_TEST(test_unwind_edges)
+{
+	uint64_t buf[(sizeof(struct pmuprof_sample) + 3 * 8 + sizeof(struct pmuprof_sample_ustack) +
+		      64) / 8 +
+		     1];
+	struct pmuprof_sample *smp = (void *)buf;
+	struct pmuprof_sample_ustack *u;
+	struct pmufile_mmap mm;
+	struct pmufile f;
+	struct sym_opts so = {0};
+	struct symbolizer *sym = sym__new(&so);
+	struct unwinder *uw;
+	struct pmufile_sample_view v;
+	enum unw_outcome oc;
+	uint64_t out[8];
+	static const uint64_t fp[3] = {0x401000, 0x401234, 0x401468};
+
+	memset(&f, 0, sizeof(f));
+	memset(&mm, 0, sizeof(mm));
+	mm.pid = 7;
+	mm.prot = 5; /* r-x */
+	mm.start = 0x400000;
+	mm.end = 0x500000;
+	snprintf(mm.path, sizeof(mm.path), "/nonexistent/pmuconv-test/app");
+	f.mmaps = &mm;
+	f.nr_mmaps = 1;
+	ck_assert_ptr_nonnull(sym);
+	uw = unw__new(&f, sym);
+	ck_assert_ptr_nonnull(uw);
+	for (int pid = 7; pid <= 99; pid += 92) {
+		for (int nu = 0; nu <= 3; nu += 3) {
+			memset(buf, 0, sizeof(buf));
+			smp->hdr.type = PMUPROF_REC_SAMPLE;
+			smp->hdr.size = (uint16_t)(sizeof(*smp) + nu * 8 + sizeof(*u) + 64);
+			smp->pid = smp->tid = (uint32_t)pid;
+			smp->sample_flags = PMUPROF_SF_USTACK_COPY;
+			smp->nr_ustack = (uint16_t)nu;
+			memcpy(smp + 1, fp, nu * 8);
+			u = (void *)((char *)(smp + 1) + nu * 8);
+			u->regs[PMUPROF_UREG_IP] = 0x401000;
+			u->regs[PMUPROF_UREG_SP] = 0x7ffc0000;
+			u->size = u->valid = 64;
+			ck_assert_int_eq(pmufile__sample_view(&smp->hdr, &v), 0);
+			ck_assert_ptr_nonnull(v.ucopy);
+			for (uint32_t max = 0; max <= 8; max++) {
+				memset(out, 0xee, sizeof(out));
+				uint32_t n = unw__sample(uw, &v, out, max, &oc);
+				ck_assert_uint_le(n, max);
+				for (uint32_t i = max; i < 8; i++)
+					ck_assert_uint_eq(out[i], 0xeeeeeeeeeeeeeeeeull);
+				if (nu == 3 && max) {
+					ck_assert_int_eq(oc, UNW_FP);
+					ck_assert_uint_eq(n, max < 3 ? max : 3);
+					ck_assert_uint_eq(out[0], fp[0]);
+				} else if (max >= 2) {
+					ck_assert_int_eq(oc, UNW_NO_CFI);
+					ck_assert_uint_eq(n, 2);
+					ck_assert_uint_eq(out[0], 0x401000);
+					ck_assert_uint_eq(out[1], UNW_TRUNCATED_ADDR);
+				}
+			}
+		}
+	}
+	ck_assert_str_eq(unw__outcome_name(UNW_SHORT), "stopped: copy too small");
+	unw__free(uw);
+	sym__free(sym);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv");
@@ -740,6 +814,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_crc32);
 	tcase_add_loop_test(t, test_demangle, 0, (int)PC_ARRAY_SIZE(demangle_cases));
 	tcase_add_test(t, test_kallsyms);
+	tcase_add_test(t, test_unwind_edges);
 	suite_add_tcase(s, t);
 	t = tcase_create("elf");
 	tcase_set_timeout(t, 60);
