@@ -16,4 +16,9 @@ $(NOFPWORK): tests/tools/ptsnap/nofpwork.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -momit-leaf-frame-pointer $(WARN) -o $@ $<
 unit: $(PTSNAP) $(NOFPWORK)
+# the same workload, static, for the guest (VM scenario dwarf_unwind)
+GUEST_BINS += $(BUILD)/guest/nofpwork
+$(BUILD)/guest/nofpwork: tests/tools/ptsnap/nofpwork.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fomit-frame-pointer -momit-leaf-frame-pointer $(WARN) -static -o $@ $<
 endif

@@ -5,11 +5,15 @@
  * neither it nor libc keeps frame pointers. Known call paths:
  *   main -> phase_a -> walk -> leaf       (a plain call chain)
  *   main -> sort_phase -> qsort -> ... -> cmp   (a comparator libc calls back)
- * Prints "ready" once main runs, then loops until killed.
+ * Prints "ready" once main runs, then loops until killed, or for SECONDS
+ * when given one (the VM scenario dwarf_unwind runs a static build of it).
+ *
+ *   nofpwork [SECONDS]
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static volatile uint64_t sink;
 
@@ -59,16 +63,27 @@ __attribute__((noinline)) static void sort_phase(uint64_t *v, size_t n, uint64_t
 	sink = v[0]; /* no tail call: sort_phase stays on the stack */
 }
 
-int main(void)
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
 {
 	static uint64_t v[2048];
 	uint64_t x = 1;
+	double end = argc > 1 ? now() + atof(argv[1]) : 0;
 
 	printf("ready\n");
 	fflush(stdout);
-	for (;;) {
+	while (!end || now() < end) {
 		x += phase_a(x);
 		sort_phase(v, sizeof(v) / sizeof(v[0]), x);
 		sink = x;
 	}
+	printf("nofpwork: done\n");
+	return 0;
 }
