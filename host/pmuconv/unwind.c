@@ -22,7 +22,8 @@
 
 /* A file reported in a map set: its separate debug file (find_debuginfo). */
 struct unw_file {
-	const char *debug; /* owned by the symbolizer, or NULL */
+	const char *debug;	      /* owned by the symbolizer, or NULL */
+	const struct pmufile_mmap *m; /* the mapping it was reported for */
 };
 
 /* One process map set: a pid's maps snapshot (mmaps with one time_ns). */
@@ -214,46 +215,62 @@ static bool file_bias(const char *file, const struct pmufile_mmap *m, GElf_Half 
 	return ok;
 }
 
+/* Report the file mapped at m unless its path is reported already or its
+ * range overlaps one that is. */
+static void report_one(struct unwinder *u, struct unw_set *s, const struct pmufile_mmap *m)
+{
+	const char *bin = NULL, *dbg = NULL;
+
+	if (m->path[0] != '/' || !(m->prot & PROT_EXEC) || s->nr_files >= UNW_MAX_MODULES)
+		return;
+	for (uint32_t i = 0; i < s->nr_files; i++) {
+		const struct pmufile_mmap *o = s->files[i].m;
+		if (!strcmp(o->path, m->path) || (m->start < o->end && o->start < m->end))
+			return;
+	}
+	if (sym__files(u->sym, m->path, m->build_id, m->build_id_size <= 20 ? m->build_id_size : 20,
+		       &bin, &dbg) < 0 ||
+	    !bin)
+		return;
+	GElf_Half type;
+	uint64_t base;
+	if (!file_bias(bin, m, &type, &base))
+		return;
+	Dwfl_Module *mod =
+		dwfl_report_elf(s->dwfl, m->path, bin, -1, type == ET_DYN ? base : 0, false);
+	if (!mod)
+		return;
+	void **ud = NULL;
+	struct unw_file *uf = &s->files[s->nr_files++];
+	uf->debug = dbg;
+	uf->m = m;
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud)
+		*ud = uf;
+}
+
+/* The files of pid's mappings mm[lo, hi): those of the chosen snapshot,
+ * then, where nothing overlaps them, those of later snapshots (nearest
+ * first: a library loaded after the exec-time snapshot) and of earlier
+ * ones, as the symbolizer's maps lookup (pmufile__find_mmap) falls back. */
 static void report_set(struct unwinder *u, struct unw_set *s, size_t lo, size_t hi)
 {
 	const struct pmufile_mmap *mm = u->f->mmaps;
-	uint32_t reported = 0;
 
 	s->dwfl = dwfl_begin(&dwfl_cbs);
 	if (!s->dwfl)
 		return;
 	dwfl_report_begin(s->dwfl);
-	for (size_t i = lo; i < hi && s->nr_files < UNW_MAX_MODULES; i++) {
-		const struct pmufile_mmap *m = &mm[i];
-		const char *bin = NULL, *dbg = NULL;
-		bool seen = false;
-		if (m->time_ns != s->snap || m->path[0] != '/' || !(m->prot & PROT_EXEC))
-			continue;
-		/* one report per file: its first executable mapping in the set */
-		for (size_t j = lo; j < i && !seen; j++)
-			seen = mm[j].time_ns == s->snap && (mm[j].prot & PROT_EXEC) &&
-			       !strcmp(mm[j].path, m->path);
-		if (seen ||
-		    sym__files(u->sym, m->path, m->build_id,
-			       m->build_id_size <= 20 ? m->build_id_size : 20, &bin, &dbg) < 0 ||
-		    !bin)
-			continue;
-		GElf_Half type;
-		uint64_t base;
-		if (!file_bias(bin, m, &type, &base))
-			continue;
-		Dwfl_Module *mod = dwfl_report_elf(s->dwfl, m->path, bin, -1,
-						   type == ET_DYN ? base : 0, false);
-		if (!mod)
-			continue;
-		void **ud = NULL;
-		struct unw_file *uf = &s->files[s->nr_files++];
-		uf->debug = dbg;
-		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
-		if (ud)
-			*ud = uf;
-		reported++;
-	}
+	for (size_t i = lo; i < hi; i++)
+		if (mm[i].time_ns == s->snap)
+			report_one(u, s, &mm[i]);
+	for (size_t i = lo; i < hi; i++) /* same start: earlier times first */
+		if (mm[i].time_ns > s->snap)
+			report_one(u, s, &mm[i]);
+	for (size_t i = hi; i > lo; i--)
+		if (mm[i - 1].time_ns < s->snap)
+			report_one(u, s, &mm[i - 1]);
+	uint32_t reported = s->nr_files;
 	dwfl_report_end(s->dwfl, NULL, NULL);
 	if (!reported || !dwfl_attach_state(s->dwfl, NULL, s->pid ? s->pid : 1, &thread_cbs, u)) {
 		dwfl_end(s->dwfl);

@@ -21,4 +21,11 @@ GUEST_BINS += $(BUILD)/guest/nofpwork
 $(BUILD)/guest/nofpwork: tests/tools/ptsnap/nofpwork.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -momit-leaf-frame-pointer $(WARN) -static -o $@ $<
+# and dynamic (the guest has libc at its Debian path, copied for perf): for
+# the comparison with perf record --call-graph dwarf (VM scenario
+# dwarf_perf), since perf 6.1 does not unwind static binaries
+GUEST_BINS += $(BUILD)/guest/nofpwork_dyn
+$(BUILD)/guest/nofpwork_dyn: tests/tools/ptsnap/nofpwork.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fomit-frame-pointer -momit-leaf-frame-pointer $(WARN) -o $@ $<
 endif
