@@ -558,9 +558,8 @@ static bool pp_switch_hook(struct pp_session *s)
 	if (!pp_switch_registered) {
 		err = tracepoint_probe_register(pp_tp_switch, (void *)pp_sched_switch, NULL);
 		if (err) {
-			pr_warn_ratelimited(PP_NAME
-					    ": sched_switch probe: %d: counting on every CPU\n",
-					    err);
+			pr_warn_ratelimited(
+				PP_NAME ": sched_switch probe: %d: counting on every CPU\n", err);
 			return false;
 		}
 		pp_switch_registered = true;
