@@ -168,11 +168,14 @@ pass_check rmmod-after-close
 load_module
 
 # --- SIGKILL while draining a stopped session ---------------------------
-relreader -P 50000 -g -r 4194304 -t 3 -d 20000 -b 8192 -K drain -m /tmp/marker.drain \
+# (100 ms per 8 KiB read: a few hundred KiB left at STOP, which even a
+# host too loaded to sample much leaves, take seconds to drain; was 20 ms,
+# and one make check on a loaded host drained everything in 200 ms)
+relreader -P 50000 -g -r 4194304 -t 3 -d 100000 -b 8192 -K drain -m /tmp/marker.drain \
 	</dev/null >"$RESULTS/killed-drain.txt" 2>&1 &
 rd=$!
 wait_for /tmp/marker.drain draining || fail "relreader -K drain never drained: $(cat "$RESULTS/killed-drain.txt")"
-usleep 200000
+usleep 50000
 if kill -0 $rd 2>/dev/null; then
 	kill -9 $rd
 	pass_check killed-mid-drain
