@@ -3,18 +3,22 @@
  * tlbrand: random loads over one buffer of a chosen page size, for the data
  * TLB tests of the emulated PMU (issue 16, emu_pmu_dtlb).
  *
- *   tlbrand [-c CPU] [-m SPAN_MB] [-n LOADS] 4k|thp|2m|1g
+ *   tlbrand [-c CPU] [-m SPAN_MB] [-n LOADS] [-f ROUNDS] 4k|thp|2m|1g
  *
  * Maps the buffer (4k: anonymous, MADV_NOHUGEPAGE; thp: anonymous, 2 MiB
  * aligned, MADV_HUGEPAGE; 2m/1g: hugetlb MAP_HUGE_2MB/MAP_HUGE_1GB), writes
- * every 4 KiB of its first SPAN_MB MiB (default 32) to fault it in, then
- * makes it read-only with mprotect(2): the kernel then invalidates the
- * buffer's translations, so the loads start with none of them in the TLB.
- * Then LOADS (default 1000000) 8-byte loads at random 64-byte-aligned
- * offsets of the span (an LCG), in a loop whose only memory access is that
- * load. Output (stdout, one line):
+ * every 4 KiB of its first SPAN_MB MiB (default 32) to fault it in. Then, in
+ * each of ROUNDS rounds (default 1), it changes the buffer's protection with
+ * mprotect(2) (read-only, then read-write, ...): the kernel invalidates the
+ * buffer's translations, so each round starts with none of them in the TLB;
+ * the round then does its share of the loads.
+ * LOADS (default 1000000) 8-byte loads in all at random 64-byte-aligned
+ * offsets of the span (an LCG; SPAN_MB a power of two), in rand_loads, a
+ * loop whose only memory access is that load and starts with it.
+ * Output (stdout, one line):
  *   tlbrand: kind=K span=BYTES loads=N kernelpagesize_kb=N anonhuge_kb=N
- *            start=0x... sum=S
+ *            rounds=R start=0x... sum=S seconds=S
+ * (seconds: the rounds' wall time, mprotect calls included)
  * kernelpagesize_kb/anonhuge_kb are what the kernel gave (/proc/self/smaps).
  * Exit 3 (with a message) when the kernel cannot give the page size asked
  * for, 2 on bad arguments.
@@ -39,7 +43,8 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: tlbrand [-c CPU] [-m SPAN_MB] [-n LOADS] 4k|thp|2m|1g\n");
+	fprintf(stderr,
+		"usage: tlbrand [-c CPU] [-m SPAN_MB] [-n LOADS] [-f ROUNDS] 4k|thp|2m|1g\n");
 	exit(2);
 }
 
@@ -72,32 +77,59 @@ static int smaps_of(uintptr_t addr, unsigned long *kps_kb, unsigned long *anonhu
 	return found ? 0 : -1;
 }
 
-/* The measured loop: one load per iteration, everything else in registers. */
-static __attribute__((noinline)) uint64_t rand_loads(const char *base, size_t lines, uint64_t n)
+/*
+ * The measured loop: one load per iteration, everything else in registers,
+ * and the load is the first instruction at the loop's branch target (QEMU
+ * TCG takes interrupts at block starts, so a sample's decoded data address
+ * is that of the load, in this buffer).
+ */
+static __attribute__((noinline)) uint64_t rand_loads(const char *base, uint64_t mask, uint64_t n,
+						     uint64_t *state)
 {
-	uint64_t x = 0x9e3779b97f4a7c15ULL, sum = 0;
+	uint64_t sum = 0, s = *state, o = (s >> 17) & mask;
+	uint64_t mul = 6364136223846793005ULL, inc = 1442695040888963407ULL;
 
 	WL_FRAME();
-	while (n--) {
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		sum += *(const volatile uint64_t *)(base + ((x >> 17) % lines) * 64);
-	}
+	if (!n)
+		return 0;
+	__asm__ volatile("1:\n\t"
+			 "addq (%[base],%[o]), %[sum]\n\t"
+			 "imulq %[mul], %[s]\n\t"
+			 "addq %[inc], %[s]\n\t"
+			 "movq %[s], %[o]\n\t"
+			 "shrq $17, %[o]\n\t"
+			 "andq %[mask], %[o]\n\t"
+			 "decq %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n), [s] "+r"(s)
+			 : [base] "r"(base), [mask] "r"(mask), [mul] "r"(mul), [inc] "r"(inc)
+			 : "cc", "memory");
+	*state = s;
 	return sum;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long span_mb = 32, kps_kb, anonhuge_kb;
-	unsigned long long loads = 1000000;
+	unsigned long long loads = 1000000, rounds = 1;
+	uint64_t state = 0x9e3779b97f4a7c15ULL;
 	int cpu = -1, opt;
 	size_t span, mlen, prot_len;
 	const char *kind;
 	char *map, *base;
+	double t0;
 
-	while ((opt = getopt(argc, argv, "c:m:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:f:m:n:")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = (int)wl_num("tlbrand", "CPU", optarg);
+			break;
+		case 'f':
+			rounds = wl_num("tlbrand", "ROUNDS", optarg);
+			if (!rounds) {
+				fprintf(stderr, "tlbrand: ROUNDS must be at least 1\n");
+				return 2;
+			}
 			break;
 		case 'm':
 			span_mb = wl_num("tlbrand", "SPAN_MB", optarg);
@@ -113,8 +145,9 @@ int main(int argc, char **argv)
 		usage();
 	kind = argv[optind];
 	span = span_mb << 20;
-	if (span_mb == 0 || span_mb > 1024) {
-		fprintf(stderr, "tlbrand: SPAN_MB must be 1..1024, not %lu\n", span_mb);
+	if (span_mb == 0 || span_mb > 1024 || (span_mb & (span_mb - 1))) {
+		fprintf(stderr, "tlbrand: SPAN_MB must be a power of two up to 1024, not %lu\n",
+			span_mb);
 		return 2;
 	}
 	if (wl_pin("tlbrand", cpu) != 0)
@@ -142,7 +175,8 @@ int main(int argc, char **argv)
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | huge, -1, 0);
 		if (map == MAP_FAILED) {
 			fprintf(stderr,
-				"tlbrand: cannot map %zu bytes of %s hugetlb pages (%s): reserve them "
+				"tlbrand: cannot map %zu bytes of %s hugetlb pages (%s): reserve "
+				"them "
 				"first (hugepagesz=%s hugepages=N on the kernel command line or "
 				"/sys/kernel/mm/hugepages)\n",
 				mlen, kind, strerror(errno), kind[0] == '2' ? "2M" : "1G");
@@ -169,15 +203,24 @@ int main(int argc, char **argv)
 			kind, kps_kb, anonhuge_kb);
 		return 3;
 	}
-	/* Drop the buffer's translations from the TLB (the kernel flushes them). */
-	if (mprotect(base, prot_len, PROT_READ) != 0) {
-		perror("tlbrand: mprotect");
-		return 1;
+	/*
+	 * Each round drops the buffer's translations from the TLB (the kernel
+	 * flushes them when the protection changes), then does its share of
+	 * the loads.
+	 */
+	t0 = wl_now();
+	for (unsigned long long r = 0; r < rounds; r++) {
+		if (mprotect(base, prot_len, r & 1 ? PROT_READ | PROT_WRITE : PROT_READ) != 0) {
+			perror("tlbrand: mprotect");
+			return 1;
+		}
+		wl_sink += rand_loads(base, (span - 1) & ~(uint64_t)63,
+				      loads / rounds + (r < loads % rounds), &state);
 	}
-	wl_sink = rand_loads(base, span / 64, loads);
+	t0 = wl_now() - t0;
 	printf("tlbrand: kind=%s span=%zu loads=%llu kernelpagesize_kb=%lu anonhuge_kb=%lu "
-	       "start=%p sum=%lu\n",
-	       kind, span, loads, kps_kb, anonhuge_kb, (void *)base, wl_sink);
+	       "rounds=%llu start=%p sum=%lu seconds=%.3f\n",
+	       kind, span, loads, kps_kb, anonhuge_kb, rounds, (void *)base, wl_sink, t0);
 	munmap(map, mlen);
 	return 0;
 }
