@@ -18,7 +18,7 @@
 #     pmu-dtlb-totals line printed at exit to the guest's last MSR reading.
 # needs: pmu perf module bin:tlbrand bin:pmuregs bin:pmuctl host:pmuconv
 # kmods: msr
-# cpu: max,vendor=GenuineIntel,family=6,model=94,pmu=on,pmu-insn-totals=on
+# cpu: max,vendor=GenuineIntel,family=6,model=94,pmu=on,pmu-insn-totals=on,rdcl-no=on
 # timeout: 420
 
 N=${DTLB_LOADS:-200000}
