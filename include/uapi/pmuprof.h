@@ -337,7 +337,8 @@ enum pmuprof_state {
 
 /*
  * read() returns whole records only, never splitting one; a buffer smaller
- * than PMUPROF_READ_MIN (the largest possible record) gets -EINVAL. Records
+ * than the session's largest possible record (PMUPROF_READ_MIN, or
+ * PMUPROF_READ_MIN_COPY(size) with USTACK_COPY) gets -EINVAL. Records
  * from one CPU come
  * in the order that CPU produced them; every record names its CPU.
  * read() blocks (unless O_NONBLOCK) until data or the session stops;
@@ -495,6 +496,12 @@ struct pmuprof_throttle {
 #define PMUPROF_MAX_RECORD                                                                         \
 	(PMUPROF_MAX_RECORD_NO_COPY + sizeof(struct pmuprof_sample_ustack) +                       \
 	 PMUPROF_USTACK_COPY_MAX)
-#define PMUPROF_READ_MIN PMUPROF_MAX_RECORD
+/* read() takes buffers of at least the largest record the session can
+ * produce: PMUPROF_READ_MIN without PMUPROF_CF_USTACK_COPY (as before the
+ * copy existed), PMUPROF_READ_MIN_COPY(ustack_copy_size) with it; smaller
+ * buffers get -EINVAL. PMUPROF_MAX_RECORD bytes always suffice. */
+#define PMUPROF_READ_MIN PMUPROF_MAX_RECORD_NO_COPY
+#define PMUPROF_READ_MIN_COPY(copy_size)                                                           \
+	(PMUPROF_MAX_RECORD_NO_COPY + sizeof(struct pmuprof_sample_ustack) + (copy_size))
 
 #endif /* _UAPI_PMUPROF_H */
