@@ -6,6 +6,7 @@
 # compares the call-path shares (issue 18: within 3 percentage points).
 # needs: module perf bin:pmuctl bin:nofpwork_dyn host:pmuconv
 # timeout: 300
+# results-mb: 320
 
 load_module
 command -v nofpwork_dyn >"$RESULTS/nofpwork.path"
