@@ -743,13 +743,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 			a->acct.lost = f->stats.event_lost[ev->index];
 	}
 	if (flt->event && !any) {
-		snprintf(err, errlen, "%s: no event named '%s' (events:", path, flt->event);
-		for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
-			size_t n = strlen(err);
-			snprintf(err + n, errlen - n, " %s", f->events[i].name);
-		}
-		size_t n = strlen(err);
-		snprintf(err + n, errlen - n, ")");
+		pmufile__no_event_error(f, path, flt->event, err, errlen);
 		r = -ENOENT;
 		goto out;
 	}

@@ -171,13 +171,7 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 			 ev->name[0] ? ev->name : "event");
 	}
 	if (flt->event && !info.nr_events) {
-		snprintf(err, errlen, "%s: no event named '%s' (events:", path, flt->event);
-		for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
-			size_t n = strlen(err);
-			snprintf(err + n, errlen - n, " %s", f->events[i].name);
-		}
-		size_t n = strlen(err);
-		snprintf(err + n, errlen - n, ")");
+		pmufile__no_event_error(f, path, flt->event, err, errlen);
 		r = -ENOENT;
 		goto out;
 	}

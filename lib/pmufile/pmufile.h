@@ -273,6 +273,10 @@ const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t p
 					      uint64_t t);
 const struct pmufile_process *pmufile__find_process(const struct pmufile *f, int32_t pid);
 const struct pmufile_event *pmufile__event(const struct pmufile *f, uint32_t index);
+/* "PATH: no event named 'NAME' (events: A B ...)" into err, for a filter
+ * naming an event the recording does not have (every reader says it alike). */
+void pmufile__no_event_error(const struct pmufile *f, const char *path, const char *name, char *err,
+			     size_t errlen);
 
 /* A recording's duration, one definition for every tool (docs/FORMAT.md,
  * "Duration"): the module's session time from START to STOP (GET_STATS

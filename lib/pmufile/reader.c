@@ -1315,6 +1315,18 @@ const struct pmufile_process *pmufile__find_process(const struct pmufile *f, int
 	return &f->processes[lo - 1];
 }
 
+void pmufile__no_event_error(const struct pmufile *f, const char *path, const char *name, char *err,
+			     size_t errlen)
+{
+	snprintf(err, errlen, "%s: no event named '%s' (events:", path, name);
+	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
+		size_t n = strlen(err);
+		snprintf(err + n, errlen - n, " %s", f->events[i].name);
+	}
+	size_t n = strlen(err);
+	snprintf(err + n, errlen - n, ")");
+}
+
 const struct pmufile_event *pmufile__event(const struct pmufile *f, uint32_t index)
 {
 	const struct reader *r = f->priv;
