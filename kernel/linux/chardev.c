@@ -412,7 +412,8 @@ static ssize_t pp_read(struct file *file, char __user *buf, size_t len, loff_t *
 			mutex_unlock(&s->lock);
 			return -EINVAL; /* nothing configured: nothing will ever come */
 		}
-		if (s->plan.cap.ustack_copy && len < PMUPROF_READ_MIN_COPY(s->plan.cap.ustack_copy)) {
+		if (s->plan.cap.ustack_copy &&
+		    len < PMUPROF_READ_MIN_COPY(s->plan.cap.ustack_copy)) {
 			mutex_unlock(&s->lock);
 			return -EINVAL; /* a record of this session may not fit */
 		}
