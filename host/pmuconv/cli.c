@@ -412,31 +412,21 @@ int pc_cli_close_out(FILE *f, const char *path)
 
 int pc_cli_open_atomic(struct pc_out *o, const char *path)
 {
-	mode_t um;
-	int fd;
+	int e;
 
 	o->path = path;
-	o->tmp[0] = 0;
+	o->a = (struct pc_atomic){.fd = -1};
 	if (!strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
 	}
-	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path) >= sizeof(o->tmp)) {
+	if ((e = pc_atomic__open(&o->a, path, 0666)) == -ENAMETOOLONG) {
 		fprintf(stderr, "pmuconv: output path too long: %s\n", path);
 		return 1;
 	}
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		fprintf(stderr, "pmuconv: cannot write %s: %s\n", path, strerror(errno));
-		o->tmp[0] = 0;
-		return 1;
-	}
-	um = umask(0);
-	umask(um);
-	if (fchmod(fd, 0666 & ~um) || !(o->f = fdopen(fd, "w"))) {
-		fprintf(stderr, "pmuconv: cannot write %s: %s\n", path, strerror(errno));
-		close(fd);
-		unlink(o->tmp);
+	if (e || !(o->f = fdopen(o->a.fd, "w"))) {
+		fprintf(stderr, "pmuconv: cannot write %s: %s\n", path, strerror(e ? -e : errno));
+		pc_atomic__discard(&o->a);
 		return 1;
 	}
 	return 0;
@@ -444,11 +434,11 @@ int pc_cli_open_atomic(struct pc_out *o, const char *path)
 
 int pc_cli_commit(struct pc_out *o, int ok)
 {
-	int bad;
+	int bad, e;
 
 	if (!o->f)
 		return 1;
-	if (!o->tmp[0]) {
+	if (!o->a.tmp) {
 		bad = pc_cli_close_out(o->f, NULL);
 		o->f = NULL;
 		return bad || !ok;
@@ -458,13 +448,13 @@ int pc_cli_commit(struct pc_out *o, int ok)
 		fprintf(stderr, "pmuconv: writing %s failed: %s\n", o->path, strerror(errno));
 	bad |= fclose(o->f) != 0;
 	o->f = NULL;
-	if (ok && !bad && rename(o->tmp, o->path)) {
-		fprintf(stderr, "pmuconv: cannot rename %s to %s: %s\n", o->tmp, o->path,
-			strerror(errno));
+	o->a.fd = -1; /* closed with o->f */
+	if (ok && !bad && (e = pc_atomic__rename(&o->a))) {
+		fprintf(stderr, "pmuconv: cannot rename %s to %s: %s\n", o->a.tmp, o->path,
+			strerror(-e));
 		bad = 1;
 	}
-	if (!ok || bad)
-		unlink(o->tmp);
+	pc_atomic__discard(&o->a);
 	return ok && !bad ? 0 : 1;
 }
 

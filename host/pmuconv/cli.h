@@ -5,6 +5,7 @@
 #define PMUCONV_CLI_H
 
 #include <stdio.h>
+#include "atomicfile.h"
 #include "input.h"
 
 /* The input when none is named, as perf report reads perf.data. */
@@ -93,7 +94,7 @@ int pc_cli_close_rendered(FILE *f, const char *path, int err);
 struct pc_out {
 	FILE *f;
 	const char *path;
-	char tmp[4096]; /* "" for stdout */
+	struct pc_atomic a; /* a.tmp NULL for stdout */
 };
 int pc_cli_open_atomic(struct pc_out *o, const char *path);
 int pc_cli_commit(struct pc_out *o, int ok);

@@ -14,6 +14,7 @@
  * samples before the next, as pmuconv's own lookup (pmufile__find_mmap) does.
  */
 #include "export_perfdata.h"
+#include "atomicfile.h"
 #include "perfdata.h"
 #include "symbolize.h"
 
@@ -415,23 +416,20 @@ static void event_attr(const struct pmufile_event *ev, struct pd_event *pe)
 /* The kallsyms snapshot beside the output, for perf report --kallsyms. */
 static int write_kallsyms(const struct pmufile *f, const char *path, char *err, size_t errlen)
 {
-	char tmp[4200];
-	int fd, e = 0;
+	struct pc_atomic a;
+	int e;
 
-	if (strlen(path) + 12 > sizeof(tmp)) {
+	if ((e = -pc_atomic__open(&a, path, 0600)) == ENAMETOOLONG) {
 		snprintf(err, errlen, "%.100s...: path too long", path);
-		return -ENAMETOOLONG;
+		return -e;
 	}
-	memcpy(tmp, path, strlen(path));
-	memcpy(tmp + strlen(path), ".tmp.XXXXXX", 12);
-	if ((fd = mkstemp(tmp)) < 0) {
-		e = errno;
+	if (e) {
 		snprintf(err, errlen, "cannot create %s (a temporary file beside it first): %s",
 			 path, strerror(e));
 		return -e;
 	}
 	for (size_t off = 0; off < f->kallsyms_len && !e;) {
-		ssize_t n = write(fd, f->kallsyms + off, f->kallsyms_len - off);
+		ssize_t n = write(a.fd, f->kallsyms + off, f->kallsyms_len - off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -439,14 +437,14 @@ static int write_kallsyms(const struct pmufile *f, const char *path, char *err, 
 		else
 			off += (size_t)n;
 	}
-	if (close(fd) && !e)
+	if (close(a.fd) && !e)
 		e = errno;
-	if (!e && rename(tmp, path))
-		e = errno;
-	if (e) {
-		unlink(tmp);
+	a.fd = -1;
+	if (!e)
+		e = -pc_atomic__rename(&a);
+	pc_atomic__discard(&a);
+	if (e)
 		snprintf(err, errlen, "writing %s failed: %s", path, strerror(e));
-	}
 	return -e;
 }
 

@@ -2,6 +2,7 @@
 /* The perf.data (PERFILE2) writer: header, attrs and ids, buffered records,
  * feature sections, temporary file renamed on success (perfdata.h). */
 #include "perfdata.h"
+#include "atomicfile.h"
 #include "util.h"
 
 #include <errno.h>
@@ -27,8 +28,8 @@ struct pd_blob {
 };
 
 struct pd_writer {
-	int fd;
-	char *path, *tmp;
+	struct pc_atomic f; /* the file, written under f.tmp until closed */
+	char *path;
 	uint32_t nr;
 	struct pd_event *ev;
 	struct perf_event_attr *attr;
@@ -61,12 +62,12 @@ static int write_all(struct pd_writer *w, const void *p, size_t len, uint64_t at
 	const uint8_t *c = p;
 
 	while (len) {
-		ssize_t n = pwrite(w->fd, c, len, (off_t)at);
+		ssize_t n = pwrite(w->f.fd, c, len, (off_t)at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			int e = n < 0 ? errno : EIO;
-			fail(w, -e, "writing %s at offset %llu failed: %s", w->tmp,
+			fail(w, -e, "writing %s at offset %llu failed: %s", w->f.tmp,
 			     (unsigned long long)at, strerror(e));
 			return w->err;
 		}
@@ -178,7 +179,6 @@ struct pd_writer *pd_writer__open(const char *path, const struct pd_event *ev, u
 				  uint64_t sample_type, char *err, size_t errlen)
 {
 	struct pd_writer *w = calloc(1, sizeof(*w));
-	size_t plen = strlen(path);
 	int e = ENOMEM;
 
 	if (!w) {
@@ -186,22 +186,16 @@ struct pd_writer *pd_writer__open(const char *path, const struct pd_event *ev, u
 		errno = ENOMEM;
 		return NULL;
 	}
-	w->fd = -1;
+	w->f.fd = -1;
 	if (!nr || !(w->buf = malloc(PD_BUF_SIZE)) || !(w->path = strdup(path)) ||
-	    !(w->tmp = malloc(plen + 16)) || !(w->ev = calloc(nr, sizeof(*w->ev))) ||
-	    !(w->attr = calloc(nr, sizeof(*w->attr)))) {
+	    !(w->ev = calloc(nr, sizeof(*w->ev))) || !(w->attr = calloc(nr, sizeof(*w->attr)))) {
 		e = nr ? ENOMEM : EINVAL;
 		snprintf(err, errlen, "%s: %s", path, nr ? "out of memory" : "no events to write");
 		goto out;
 	}
-	snprintf(w->tmp, plen + 16, "%s.tmp.XXXXXX", path);
-	w->fd = mkstemp(w->tmp);
-	if (w->fd < 0) {
-		e = errno;
+	if ((e = -pc_atomic__open(&w->f, w->path, 0600))) {
 		snprintf(err, errlen, "cannot create %s (a temporary file beside it first): %s",
 			 path, strerror(e));
-		free(w->tmp);
-		w->tmp = NULL;
 		goto out;
 	}
 	w->nr = nr;
@@ -526,23 +520,16 @@ int pd_writer__close(struct pd_writer *w, const struct pd_meta *m, char *err, si
 	}
 	free(tab.p);
 	free(pay.p);
-	if (!w->err && close(w->fd)) {
-		int e = errno;
-		w->fd = -1;
-		fail(w, -e, "closing %s failed: %s", w->tmp, strerror(e));
+	if (!w->err) {
+		int e = close(w->f.fd) ? errno : 0;
+		w->f.fd = -1;
+		if (e)
+			fail(w, -e, "closing %s failed: %s", w->f.tmp, strerror(e));
+		else if ((e = pc_atomic__rename(&w->f)))
+			fail(w, e, "cannot rename %s to %s: %s", w->f.tmp, w->path, strerror(-e));
 	}
-	w->fd = -1;
-	if (!w->err && rename(w->tmp, w->path)) {
-		int e = errno;
-		fail(w, -e, "cannot rename %s to %s: %s", w->tmp, w->path, strerror(e));
-	}
-	r = w->err;
-	if (r)
+	if ((r = w->err))
 		snprintf(err, errlen, "%s", w->msg);
-	else {
-		free(w->tmp);
-		w->tmp = NULL; /* renamed: nothing to remove */
-	}
 	pd_writer__abort(w);
 	return r;
 }
@@ -551,11 +538,7 @@ void pd_writer__abort(struct pd_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
-		close(w->fd);
-	if (w->tmp)
-		unlink(w->tmp);
-	free(w->tmp);
+	pc_atomic__discard(&w->f);
 	free(w->path);
 	free(w->buf);
 	free(w->ev);

@@ -7,6 +7,7 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host/pmuconv/atomicfile.h"
 #include "host/pmuconv/demangle.h"
 #include "host/pmuconv/folded.h"
 #include "host/pmuconv/input.h"
@@ -797,6 +799,91 @@ START_TEST(test_unwind_edges)
 }
 END_TEST
 
+/* ---- write-to-temporary-and-rename ------------------------------------ */
+
+/* Count the files in dir (. and .. excluded). */
+static int nr_files(const char *dir)
+{
+	char cmd[300];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s | wc -l", dir);
+	ck_assert_ptr_nonnull(p = popen(cmd, "r"));
+	ck_assert_int_eq(fscanf(p, "%d", &n), 1);
+	pclose(p);
+	return n;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+}
+
+START_TEST(test_atomic_file)
+{
+	char dir[] = "/tmp/test_atomic.XXXXXX", path[64], buf[32], *lng;
+	struct pc_atomic a, z = {.fd = -1};
+	struct stat st;
+	mode_t um = umask(022);
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	/* the first version appears only at rename, with the mode open(2) gives */
+	ck_assert_int_eq(pc_atomic__open(&a, path, 0666), 0);
+	ck_assert_int_eq(write(a.fd, "one", 3), 3);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(nr_files(dir), 1);
+	ck_assert_int_eq(close(a.fd), 0);
+	a.fd = -1;
+	ck_assert_int_eq(pc_atomic__rename(&a), 0);
+	ck_assert_ptr_null(a.tmp);
+	pc_atomic__discard(&a); /* after a rename: nothing to remove */
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "one");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0644);
+	/* a discarded second version leaves the first whole and no temporary */
+	ck_assert_int_eq(pc_atomic__open(&a, path, 0600), 0);
+	ck_assert_int_eq(write(a.fd, "two", 3), 3);
+	ck_assert_int_eq(fstat(a.fd, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq(nr_files(dir), 2);
+	pc_atomic__discard(&a);
+	ck_assert_int_eq(a.fd, -1);
+	ck_assert_int_eq(nr_files(dir), 1);
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "one");
+	/* a rename that fails keeps the temporary for discard */
+	ck_assert_int_eq(pc_atomic__open(&a, path, 0600), 0);
+	a.path = dir; /* a directory: EISDIR */
+	ck_assert_int_lt(pc_atomic__rename(&a), 0);
+	ck_assert_ptr_nonnull(a.tmp);
+	pc_atomic__discard(&a);
+	ck_assert_int_eq(nr_files(dir), 1);
+	/* errors: -errno, nothing left behind, discard still safe */
+	ck_assert_int_eq(pc_atomic__open(&a, "/nonexistent/dir/x", 0666), -ENOENT);
+	ck_assert_ptr_null(a.tmp);
+	pc_atomic__discard(&a);
+	ck_assert_ptr_nonnull(lng = malloc(PATH_MAX + 1));
+	memset(lng, 'x', PATH_MAX);
+	lng[PATH_MAX] = 0;
+	ck_assert_int_eq(pc_atomic__open(&a, lng, 0666), -ENAMETOOLONG);
+	pc_atomic__discard(&a);
+	pc_atomic__discard(&z);
+	free(lng);
+	umask(um);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv");
@@ -815,6 +902,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_demangle, 0, (int)PC_ARRAY_SIZE(demangle_cases));
 	tcase_add_test(t, test_kallsyms);
 	tcase_add_test(t, test_unwind_edges);
+	tcase_add_test(t, test_atomic_file);
 	suite_add_tcase(s, t);
 	t = tcase_create("elf");
 	tcase_set_timeout(t, 60);
