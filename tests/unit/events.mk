@@ -5,7 +5,7 @@ ifneq ($(PMUFILE_LIB),)
 UNIT_TESTS += $(BUILD)/tests/unit/test_events
 $(BUILD)/tests/unit/test_events: $(BUILD)/obj/tests/unit/test_events.o \
 		$(BUILD)/obj/userspace/pmuctl/events.o $(BUILD)/obj/userspace/pmuctl/args.o \
-		$(BUILD)/obj/userspace/pmuctl/procmaps.o $(PMUFILE_LIB)
+		$(BUILD)/obj/userspace/pmuctl/procmaps.o $(BUILD)/obj/userspace/pmuctl/util.o $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lpfm -lm $(CHECK_LIBS)
 endif

@@ -4,7 +4,7 @@
 ifneq ($(PMUFILE_LIB),)
 UNIT_TESTS += $(BUILD)/tests/unit/test_ksyms
 $(BUILD)/tests/unit/test_ksyms: $(BUILD)/obj/tests/unit/test_ksyms.o \
-		$(BUILD)/obj/userspace/pmuctl/ksyms.o $(PMUFILE_LIB)
+		$(BUILD)/obj/userspace/pmuctl/ksyms.o $(BUILD)/obj/userspace/pmuctl/util.o $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
 endif

@@ -7,6 +7,6 @@ include tests/tools/relfuzz/build.mk
 UNIT_TESTS += $(BUILD)/tests/unit/test_reliability
 $(BUILD)/obj/tests/unit/test_reliability.o: USER_CFLAGS += $(CHECK_CFLAGS)
 $(BUILD)/tests/unit/test_reliability: $(BUILD)/obj/tests/unit/test_reliability.o \
-		$(BUILD)/obj/userspace/pmuctl/procmaps.o $(PMUFILE_LIB)
+		$(BUILD)/obj/userspace/pmuctl/procmaps.o $(BUILD)/obj/userspace/pmuctl/util.o $(PMUFILE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)

@@ -21,6 +21,7 @@
 #include "userspace/pmuctl/events.h"
 #include "userspace/pmuctl/evtsel.h"
 #include "userspace/pmuctl/procmaps.h"
+#include "userspace/pmuctl/util.h"
 
 #define NO_FIXED -1
 
@@ -641,6 +642,8 @@ START_TEST(test_snapshot_roundtrip)
 	p = pmufile__find_process(f, getpid());
 	ck_assert_ptr_nonnull(p);
 	ck_assert_str_eq(p->exe, exe);
+	ck_assert_str_eq(p->comm, "test_events"); /* /proc/PID/comm */
+	ck_assert_int_eq(p->ppid, getppid());	  /* /proc/PID/stat */
 	ck_assert_uint_eq(p->build_id_size, (unsigned int)idlen);
 	ck_assert_mem_eq(p->build_id, id, (size_t)idlen);
 	/* Our own code is covered by a mapping of our executable with its build-id. */
@@ -661,6 +664,32 @@ START_TEST(test_snapshot_roundtrip)
 }
 END_TEST
 
+/* util.c's line reader, used for kallsyms and maps: lines joined by '|'. */
+static const struct {
+	int line;
+	const char *in, *out;
+} line_cases[] = {
+	{__LINE__, "", ""},
+	{__LINE__, "a", "a|"},
+	{__LINE__, "a\n", "a|"},
+	{__LINE__, "a\nbc", "a|bc|"},
+	{__LINE__, "\n\nx\n", "||x|"},
+	{__LINE__, "ab\ncd\n\n", "ab|cd||"},
+};
+
+START_TEST(test_next_line)
+{
+	const char *in = line_cases[_i].in, *p = in, *l;
+	char out[64] = "";
+	size_t len;
+
+	while ((l = next_line(&p, in + strlen(in), &len)))
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%.*s|", (int)len, l);
+	ck_assert_msg(!strcmp(out, line_cases[_i].out), "line %d: got \"%s\"", line_cases[_i].line,
+		      out);
+}
+END_TEST
+
 static Suite *events_suite(void)
 {
 	Suite *s = suite_create("events");
@@ -678,6 +707,8 @@ static Suite *events_suite(void)
 	tcase_add_test(tc, test_match);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_list_amd_hidden);
+	tcase_add_loop_test(tc, test_next_line, 0,
+			    (int)(sizeof(line_cases) / sizeof(line_cases[0])));
 	tcase_add_test(tc, test_list_intel_usable);
 	tcase_add_test(tc, test_evtsel);
 	tcase_add_test(tc, test_counters);

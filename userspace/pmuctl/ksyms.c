@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pmuctl record: kernel symbols written on demand (ksyms.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "util.h"
 
 #define KSYMS_READ_MAX (256u << 20)
 /* Direct-mapped memo of addresses already looked up: most samples repeat a
@@ -31,43 +31,6 @@ struct ksyms {
 	size_t nr_written;
 	uint64_t memo[1u << KSYMS_MEMO_BITS]; /* addr + 1; 0: empty */
 };
-
-static char *slurp(const char *path, size_t *lenp)
-{
-	size_t cap = 1u << 20, len = 0;
-	char *buf = malloc(cap + 1), *n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (!buf || fd < 0) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			if (cap >= KSYMS_READ_MAX)
-				break;
-			cap *= 2;
-			n = realloc(buf, cap + 1);
-			if (!n)
-				break;
-			buf = n;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-}
 
 static int hexval(char c)
 {
@@ -169,13 +132,13 @@ struct ksyms *ksyms__open(const char *proc_root)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
 	char path[4096];
-	size_t len = 0, n = 0;
-	const char *p, *end;
+	size_t len = 0, n = 0, ll;
+	const char *p, *end, *line;
 
 	if (!ks)
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/kallsyms", proc_root ? proc_root : "/proc");
-	ks->text = slurp(path, &len);
+	ks->text = read_whole_file(path, KSYMS_READ_MAX, &len);
 	if (!ks->text)
 		return ks; /* no kernel symbols: an empty table */
 	for (p = ks->text, end = ks->text + len; p < end; p++)
@@ -183,15 +146,12 @@ struct ksyms *ksyms__open(const char *proc_root)
 	ks->v = malloc((n + 1) * sizeof(*ks->v));
 	if (!ks->v)
 		goto nomem;
-	for (p = ks->text; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
-		uint64_t a = text_symbol_addr(p, le);
+	for (p = ks->text; (line = next_line(&p, end, &ll));) {
+		uint64_t a = text_symbol_addr(line, line + ll);
 
-		if (a && le - ks->text <= UINT32_MAX)
-			ks->v[ks->nr++] = (struct ksym_ent){.addr = a,
-							    .off = (uint32_t)(p - ks->text),
-							    .len = (uint32_t)(le - p)};
-		p = nl ? nl + 1 : end;
+		if (a && line + ll - ks->text <= UINT32_MAX)
+			ks->v[ks->nr++] = (struct ksym_ent){
+				.addr = a, .off = (uint32_t)(line - ks->text), .len = (uint32_t)ll};
 	}
 	qsort(ks->v, ks->nr, sizeof(*ks->v), cmp_ent);
 	ks->written = calloc(ks->nr ? ks->nr : 1, 1);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "procmaps.h"
+#include "util.h"
 
 #define REFRESH_NS	  1000000000ull	 /* re-read a known pid's maps at most once a second */
 #define FORGET_NS	  30000000000ull /* forget a gone pid 30 s after its last sample */
@@ -307,44 +308,6 @@ size_t procmaps__nr_tracked(const struct procmaps *pm)
 /* ---------------------------------------------------------------- */
 /* Snapshots                                                         */
 /* ---------------------------------------------------------------- */
-static char *read_all(const char *path, size_t max, size_t *lenp)
-{
-	size_t cap = 16384, len = 0;
-	char *buf = malloc(cap + 1), *n;
-	int fd;
-
-	if (!buf)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			if (cap >= max)
-				break;
-			cap *= 2;
-			n = realloc(buf, cap + 1);
-			if (!n)
-				break;
-			buf = n;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-}
-
 static uint64_t fnv1a(const char *s, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -386,7 +349,8 @@ int procmaps__parse_line(const char *line, struct pmufile_mmap *m)
 static void read_process(struct procmaps *pm, int pid, const char *comm_hint)
 {
 	struct pmufile_process *p = &pm->p;
-	char path[PATH_MAX + 64], stat[1024];
+	char path[PATH_MAX + 64], comm[64], *stat, *rp;
+	size_t slen;
 	ssize_t n;
 	int len;
 
@@ -394,37 +358,13 @@ static void read_process(struct procmaps *pm, int pid, const char *comm_hint)
 	p->pid = pid;
 	p->ppid = -1;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm_hint ? comm_hint : "");
-	snprintf(path, sizeof(path), "%s/%d/comm", pm->proc, pid);
-	{
-		char comm[64];
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd >= 0) {
-			n = read(fd, comm, sizeof(comm) - 1);
-			close(fd);
-			if (n > 0) {
-				comm[n] = '\0';
-				comm[strcspn(comm, "\n")] = '\0';
-				snprintf(p->comm, sizeof(p->comm), "%.15s", comm);
-			}
-		}
-	}
+	if (!read_small_file_fmt(comm, sizeof(comm), "%s/%d/comm", pm->proc, pid) && comm[0])
+		snprintf(p->comm, sizeof(p->comm), "%.15s", comm);
 	snprintf(path, sizeof(path), "%s/%d/stat", pm->proc, pid);
-	{
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd >= 0) {
-			n = read(fd, stat, sizeof(stat) - 1);
-			close(fd);
-			if (n > 0) {
-				char *rp;
-
-				stat[n] = '\0';
-				rp = strrchr(stat, ')'); /* comm may contain spaces and ')' */
-				if (rp)
-					sscanf(rp + 1, " %*c %d", &p->ppid);
-			}
-		}
+	if ((stat = read_whole_file(path, 1024, &slen))) {
+		if ((rp = strrchr(stat, ')'))) /* comm may contain spaces, ')' and '\n' */
+			sscanf(rp + 1, " %*c %d", &p->ppid);
+		free(stat);
 	}
 	snprintf(path, sizeof(path), "%s/%d/exe", pm->proc, pid);
 	n = readlink(path, p->exe, sizeof(p->exe) - 1);
@@ -439,15 +379,16 @@ int procmaps__snapshot(struct procmaps *pm, int pid, bool exited, uint64_t now_n
 {
 	struct pid_ent *e = pid_slot(pm, pid, true, now_ns);
 	char path[PATH_MAX + 64];
-	char *maps, *line;
-	size_t len;
+	char *maps;
+	const char *p, *line;
+	size_t len, ll;
 	uint64_t h;
 	int ret;
 
 	if (!e)
 		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/%d/maps", pm->proc, pid);
-	maps = read_all(path, MAPS_READ_MAX, &len);
+	maps = read_whole_file(path, MAPS_READ_MAX, &len);
 	e->last_ns = now_ns;
 	if (!maps) {
 		if (e->maps_hash == 0 && !e->gone) {
@@ -473,8 +414,7 @@ int procmaps__snapshot(struct procmaps *pm, int pid, bool exited, uint64_t now_n
 	pm->p.exited = exited;
 	ret = pmufile_writer__process(pm->w, &pm->p);
 	pm->nr_processes++;
-	for (line = maps; ret == 0 && line && *line;
-	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (p = maps; ret == 0 && (line = next_line(&p, maps + len, &ll));) {
 		struct pmufile_mmap *m = &pm->m;
 		int blen;
 
@@ -541,7 +481,7 @@ int kbuildid__write(struct pmufile_writer *w, const char *sys_root)
 	int ret = 0, n;
 
 	snprintf(path, sizeof(path), "%s/kernel/notes", sys_root ? sys_root : "/sys");
-	buf = read_all(path, NOTE_MAX, &len);
+	buf = read_whole_file(path, NOTE_MAX, &len);
 	if (buf) {
 		n = buildid__parse_notes(buf, len, 4, id);
 		free(buf);

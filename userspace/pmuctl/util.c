@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +69,52 @@ int atoi_safe(const char *s)
 		v = v * 10 + (*s - '0');
 	}
 	return (int)v;
+}
+
+char *read_whole_file(const char *path, size_t max, size_t *lenp)
+{
+	size_t cap = max < 16384 ? max : 16384, len = 0;
+	char *buf = malloc(cap + 1), *n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (!buf || fd < 0) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (len == cap) {
+			if (cap >= max || !(n = realloc(buf, cap * 2 + 1)))
+				break;
+			buf = n;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+const char *next_line(const char **p, const char *end, size_t *len)
+{
+	const char *line = *p, *nl;
+
+	if (line >= end)
+		return NULL;
+	nl = memchr(line, '\n', (size_t)(end - line));
+	*len = (size_t)((nl ? nl : end) - line);
+	*p = nl ? nl + 1 : end;
+	return line;
 }
 
 int read_small_file_fmt(char *buf, size_t len, const char *fmt, ...)

@@ -18,6 +18,12 @@ int atoi_safe(const char *s);
 /* Read a small text file (first line, newline stripped) into buf; 0 or -errno. */
 int read_small_file_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A whole text file (kallsyms, maps, notes) NUL-terminated in a malloc'd
+ * buffer, at most max bytes (the rest is cut); NULL if it cannot be opened. */
+char *read_whole_file(const char *path, size_t max, size_t *lenp);
+/* The next line of [*p, end): its start, *len its length without '\n';
+ * *p moves past it. NULL at end. */
+const char *next_line(const char **p, const char *end, size_t *len);
 uint64_t now_ns(int clock);
 
 /* Exit codes. */
