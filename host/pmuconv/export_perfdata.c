@@ -372,7 +372,7 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 
 	if (rec->type == PMUPROF_REC_SAMPLE)
 		return on_sample(x, rec);
-	if (rec->type == PMUPROF_REC_LOST && rec->size >= sizeof(struct pmuprof_lost)) {
+	if (rec->type == PMUPROF_REC_LOST) { /* the reader checked its size */
 		const struct pmuprof_lost *l = (const void *)rec;
 		struct pd_sid sid = {.pid = UINT32_MAX, .tid = UINT32_MAX, .cpu = l->cpu};
 		int r;

@@ -163,7 +163,8 @@ struct loader {
 	struct access_ent *acc; /* data accesses, when a consumer wants them */
 	size_t nr_acc, cap_acc;
 	/* accounting */
-	uint64_t records, samples, lost, throttled, unthrottled, bad;
+	struct pmufile_counts n; /* every record (lib/pmufile/record.c) */
+	uint64_t samples, bad;	 /* samples kept / with inconsistent sizes */
 	uint64_t tmin, tmax;
 	struct pc_progress prog;
 	bool filter_samples; /* --pid, --comm or --cpu given */
@@ -304,7 +305,7 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 			pc_set__skip(l->set,
 				     "sample record %llu: sizes disagree with its "
 				     "header (size %u)",
-				     (unsigned long long)l->records, rec->size);
+				     (unsigned long long)l->n.records, rec->size);
 		else
 			l->set->acct.skipped++;
 		return 0;
@@ -388,42 +389,34 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 			w);
 }
 
+/* Every record the reader passed (pmufile__check_record: its size covers
+ * its type's fixed part), counted once by pmufile__count_record. */
 static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 {
 	struct loader *l = ctx;
+	const struct pmuprof_throttle *t = (const void *)rec;
+	struct pc_agg *a;
 
-	if ((++l->records & 0xfffff) == 0)
-		pc_progress__update(&l->prog, l->records, l->samples);
-	switch (rec->type) {
-	case PMUPROF_REC_SAMPLE:
+	pmufile__count_record(&l->n, rec);
+	if ((l->n.records & 0xfffff) == 0)
+		pc_progress__update(&l->prog, l->n.records, l->samples);
+	if (rec->type == PMUPROF_REC_SAMPLE)
 		return on_sample(l, rec);
-	case PMUPROF_REC_LOST:
-		if (rec->size >= sizeof(struct pmuprof_lost))
-			l->lost += ((const struct pmuprof_lost *)rec)->lost;
+	/* LOST is counted; unknown record types are skipped by size (ABI rule) */
+	if (rec->type != PMUPROF_REC_THROTTLE && rec->type != PMUPROF_REC_UNTHROTTLE &&
+	    rec->type != PMUPROF_REC_PERIOD)
 		return 0;
-	case PMUPROF_REC_THROTTLE:
-	case PMUPROF_REC_UNTHROTTLE:
-	case PMUPROF_REC_PERIOD:
-		if (rec->size >= sizeof(struct pmuprof_throttle)) {
-			const struct pmuprof_throttle *t = (const void *)rec;
-			struct pc_agg *a = t->event < PMUPROF_MAX_EVENTS ? l->agg[t->event] : NULL;
-			if (rec->type == PMUPROF_REC_THROTTLE) {
-				l->throttled++;
-				if (a)
-					a->acct.throttled++;
-			} else if (rec->type == PMUPROF_REC_UNTHROTTLE) {
-				l->unthrottled++;
-				if (a)
-					a->acct.unthrottled++;
-			} else if (a) {
-				a->acct.period_changes++;
-				a->prof.freq_mode = 1;
-			}
-		}
+	if (!(a = t->event < PMUPROF_MAX_EVENTS ? l->agg[t->event] : NULL))
 		return 0;
-	default:
-		return 0; /* unknown record types are skipped by size (ABI rule) */
+	if (rec->type == PMUPROF_REC_THROTTLE) {
+		a->acct.throttled++;
+	} else if (rec->type == PMUPROF_REC_UNTHROTTLE) {
+		a->acct.unthrottled++;
+	} else {
+		a->acct.period_changes++;
+		a->prof.freq_mode = 1;
 	}
+	return 0;
 }
 
 /* ---- phase 2: symbolization ------------------------------------------ */
@@ -806,10 +799,10 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 
 	ac->samples = l->samples;
 	ac->has_lost = true;
-	ac->lost = f->has_trailer ? f->trailer.lost : l->lost;
+	ac->lost = f->has_trailer ? f->trailer.lost : l->n.lost;
 	ac->has_throttle = true;
-	ac->throttled = f->has_trailer ? f->trailer.throttled : l->throttled;
-	ac->unthrottled = l->unthrottled;
+	ac->throttled = f->has_trailer ? f->trailer.throttled : l->n.throttled;
+	ac->unthrottled = l->n.unthrottled;
 	if (f->has_stats) /* 0 in files from before the field (STATS frame is shorter) */
 		ac->missed = f->stats.missed;
 	/* one definition with pmuctl's summary (lib/pmufile/duration.c) */

@@ -281,6 +281,44 @@ START_TEST(test_unreadable_or_unprivileged)
 }
 END_TEST
 
+/* A record the ABI says cannot exist (size not a multiple of 8) ends the
+ * scan there, as pmuctl's drain loop does (pmufile__check_record): the
+ * sample after it is not read. A good sample first is. */
+START_TEST(test_bad_record_stops_scan)
+{
+	static const uint64_t k1[] = {0xffffffff81001210}, k2[] = {0xffffffff81001110};
+	uint64_t words[128] = {0};
+	uint8_t *recs = (uint8_t *)words;
+	struct pmuprof_record_header *bad;
+	struct pmufile_header h;
+	struct pmufile_writer *w;
+	struct ksyms *ks;
+	char path[300];
+	size_t len, anchors;
+
+	memset(&h, 0, sizeof(h));
+	snprintf(path, sizeof(path), "%s/bad.pmu", dir);
+	w = pmufile_writer__open(path, &h, errbuf, sizeof(errbuf));
+	ck_assert_msg(w, "%s", errbuf);
+	ck_assert_ptr_nonnull(ks = ksyms__open(dir));
+	ck_assert_int_eq(ksyms__flush(ks, w), 0);
+	anchors = ksyms__nr_written(ks);
+	len = put_sample(recs, k1[0], true, k1, 1, NULL, 0);
+	bad = (void *)(recs + len);
+	bad->type = 99;
+	bad->size = 12;
+	len += 12;
+	len += put_sample(recs + len, k2[0], true, k2, 1, NULL, 0);
+	ck_assert_uint_le(len, sizeof(words));
+	ck_assert_int_eq(ksyms__see(ks, recs, len), 0);
+	ck_assert_int_eq(ksyms__flush(ks, w), 0);
+	/* ksys_read and the line after it (its end), not vfs_read */
+	ck_assert_uint_eq(ksyms__nr_written(ks), anchors + 2);
+	ksyms__free(ks);
+	pmufile_writer__close(w, 1, 1, errbuf, sizeof(errbuf));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ksyms");
@@ -292,6 +330,7 @@ int main(void)
 	tcase_add_test(tc, test_only_needed_lines);
 	tcase_add_test(tc, test_same_resolution_as_full_snapshot);
 	tcase_add_test(tc, test_unreadable_or_unprivileged);
+	tcase_add_test(tc, test_bad_record_stops_scan);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -215,8 +215,8 @@ int ksyms__see(struct ksyms *ks, const void *buf, size_t len)
 		const struct pmuprof_record_header *h = (const void *)p;
 		struct pmufile_sample_view v;
 
-		if (h->size < sizeof(*h) || h->size > (size_t)(end - p))
-			break;
+		if (pmufile__check_record(h, (size_t)(end - p), 0))
+			break; /* as drain.c's scan_records: the sink reports it */
 		p += h->size;
 		if (h->type != PMUPROF_REC_SAMPLE || pmufile__sample_view(h, &v))
 			continue;
