@@ -16,7 +16,7 @@ endif
 PMUCONV := $(BUILD)/bin/pmuconv
 PMUCONV_ALL_SRCS := $(sort $(wildcard host/pmuconv/*.c))
 PMUCONV_RENDER_SRCS := $(filter host/pmuconv/render_%.c,$(PMUCONV_ALL_SRCS))
-# the exporters (pprof: protobuf-c + zlib; speedscope: jansson) and their
+# the exporters (pprof: protobuf-c + zlib; speedscope) and their
 # commands, linked into pmuconv only
 PMUCONV_EXPORT_SRCS := $(filter host/pmuconv/export_pprof.c host/pmuconv/export_speedscope.c \
 	host/pmuconv/cmd_pprof.c host/pmuconv/cmd_speedscope.c,$(PMUCONV_ALL_SRCS))
@@ -30,11 +30,12 @@ PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS)) $(BUILD)/ge
 # libiberty (Debian libiberty-dev, a static library): the C++/Rust demangler
 # and libarchive (libarchive-dev): the tar of 'pmuconv archive'
 # libdw (libdw-dev): the DWARF CFI unwinder (unwind.c)
+# jansson (libjansson-dev): every --json output and the speedscope export
 PMUCONV_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw) \
 	$(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty \
-	$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive) -lm
+	$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive) -ljansson -lm
 PMUCONV_EXPORT_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c) \
-	$(shell pkg-config --libs zlib 2>/dev/null || echo -lz) -ljansson
+	$(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 PMUCONV_CFLAGS_ELF := $(shell pkg-config --cflags libelf 2>/dev/null)
 EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR) -I$(abspath $(BUILD))/gen
 # render_assets.c embeds the script and style sheets (.incbin)

@@ -82,34 +82,56 @@ int diff_rows(const struct pc_report_event *ra, const struct pc_report_event *rb
 	return 0;
 }
 
+#define R4(v) pc_json_real(v, 4) /* as the text shows it */
+
+/* One recording's side of a --json diff ("a" or "b"); secs: --absolute. */
+static json_t *json_side(const char *path, const struct pc_agg *ev, const double *secs)
+{
+	uint64_t n = ev->prof.total_samples, w = ev->prof.total_weight;
+	json_t *o = json_pack("{s:o, s:o}", "source", pc_json_str(path), "event",
+			      pc_json_str(ev->prof.event));
+	char ub[96];
+
+	if (secs)
+		json_object_update_new(o, json_pack("{s:o, s:I, s:o, s:I, s:o}", "seconds",
+						    pc_json_real(*secs, 6), "samples", PC_JI(n),
+						    "samples_per_s", R4((double)n / *secs),
+						    "total_weight", PC_JI(w), "weight_per_s",
+						    R4((double)w / *secs)));
+	else
+		json_object_update_new(
+			o, json_pack("{s:I, s:I}", "samples", PC_JI(n), "total_weight", PC_JI(w)));
+	json_object_set_new(o, "weight", pc_json_str(pc_unit_label(ev, ub, sizeof(ub))));
+	return o;
+}
+
+static int json_diff(FILE *out, const char *const path[2], const struct pc_agg *const ev[2],
+		     const double secs[2], json_t *functions)
+{
+	return pc_json_dump(out, json_pack("{s:o, s:o, s:o}", "a",
+					   json_side(path[0], ev[0], secs ? &secs[0] : NULL), "b",
+					   json_side(path[1], ev[1], secs ? &secs[1] : NULL),
+					   "functions", functions));
+}
+
 int diff_print(FILE *out, const char *const path[2], const struct pc_agg *const ev[2],
 	       const struct diff_row *rows, size_t nr, size_t top, int json)
 {
 	char ub[96];
 
 	if (json) {
-		for (int k = 0; k < 2; k++) {
-			fprintf(out, k ? "},\n \"b\": {\"source\": " : "{\n \"a\": {\"source\": ");
-			pc_json_str(out, path[k]);
-			pc_json_kstr(out, ", \"event\": ", ev[k]->prof.event);
-			fprintf(out, ", \"samples\": %llu, \"total_weight\": %llu, \"weight\": ",
-				(unsigned long long)ev[k]->prof.total_samples,
-				(unsigned long long)ev[k]->prof.total_weight);
-			pc_json_str(out, pc_unit_label(ev[k], ub, sizeof(ub)));
-		}
-		fprintf(out, "},\n \"functions\": [");
-		for (size_t i = 0; i < nr && i < top; i++) {
-			fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-			pc_json_str(out, rows[i].name);
-			fprintf(out,
-				", \"self_a\": %.4f, \"self_b\": %.4f, \"self_delta\": %.4f, "
-				"\"total_a\": %.4f, \"total_b\": %.4f, \"total_delta\": %.4f}",
-				rows[i].self_a, rows[i].self_b, rows[i].self_b - rows[i].self_a,
-				rows[i].total_a, rows[i].total_b,
-				rows[i].total_b - rows[i].total_a);
-		}
-		fprintf(out, "]\n}\n");
-		return ferror(out) ? -EIO : 0;
+		json_t *fn = json_array();
+
+		for (size_t i = 0; i < nr && i < top; i++)
+			json_array_append_new(
+				fn,
+				json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+					  pc_json_str(rows[i].name), "self_a", R4(rows[i].self_a),
+					  "self_b", R4(rows[i].self_b), "self_delta",
+					  R4(rows[i].self_b - rows[i].self_a), "total_a",
+					  R4(rows[i].total_a), "total_b", R4(rows[i].total_b),
+					  "total_delta", R4(rows[i].total_b - rows[i].total_a)));
+		return json_diff(out, path, ev, NULL, fn);
 	}
 	for (int k = 0; k < 2; k++)
 		fprintf(out, "%c: %s: event %s, %llu samples, weight = %s\n", "AB"[k], path[k],
@@ -159,35 +181,22 @@ int diff_print_absolute(FILE *out, const char *const path[2], const struct pc_ag
 	abs_secs[1] = secs[1];
 	qsort(rows, nr, sizeof(*rows), cmp_row_abs);
 	if (json) {
-		for (int k = 0; k < 2; k++) {
-			fprintf(out, k ? "},\n \"b\": {\"source\": " : "{\n \"a\": {\"source\": ");
-			pc_json_str(out, path[k]);
-			pc_json_kstr(out, ", \"event\": ", ev[k]->prof.event);
-			fprintf(out,
-				", \"seconds\": %.6f, \"samples\": %llu, \"samples_per_s\": %.4f, "
-				"\"total_weight\": %llu, \"weight_per_s\": %.4f, \"weight\": ",
-				secs[k], (unsigned long long)ev[k]->prof.total_samples,
-				(double)ev[k]->prof.total_samples / secs[k],
-				(unsigned long long)ev[k]->prof.total_weight,
-				(double)ev[k]->prof.total_weight / secs[k]);
-			pc_json_str(out, pc_unit_label(ev[k], ub, sizeof(ub)));
-		}
-		fprintf(out, "},\n \"functions\": [");
+		json_t *fn = json_array();
+
 		for (size_t i = 0; i < nr && i < top; i++) {
 			const struct diff_row *d = &rows[i];
-			fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-			pc_json_str(out, d->name);
-			fprintf(out,
-				", \"self_per_s_a\": %.4f, \"self_per_s_b\": %.4f, "
-				"\"self_per_s_delta\": %.4f, \"total_per_s_a\": %.4f, "
-				"\"total_per_s_b\": %.4f, \"self_samples_per_s_a\": %.4f, "
-				"\"self_samples_per_s_b\": %.4f}",
-				per_s(d->self_wa, 0), per_s(d->self_wb, 1),
-				per_s(d->self_wb, 1) - per_s(d->self_wa, 0), per_s(d->total_wa, 0),
-				per_s(d->total_wb, 1), per_s(d->self_sa, 0), per_s(d->self_sb, 1));
+			json_array_append_new(
+				fn, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+					      pc_json_str(d->name), "self_per_s_a",
+					      R4(per_s(d->self_wa, 0)), "self_per_s_b",
+					      R4(per_s(d->self_wb, 1)), "self_per_s_delta",
+					      R4(per_s(d->self_wb, 1) - per_s(d->self_wa, 0)),
+					      "total_per_s_a", R4(per_s(d->total_wa, 0)),
+					      "total_per_s_b", R4(per_s(d->total_wb, 1)),
+					      "self_samples_per_s_a", R4(per_s(d->self_sa, 0)),
+					      "self_samples_per_s_b", R4(per_s(d->self_sb, 1))));
 		}
-		fprintf(out, "]\n}\n");
-		return ferror(out) ? -EIO : 0;
+		return json_diff(out, path, ev, secs, fn);
 	}
 	for (int k = 0; k < 2; k++)
 		fprintf(out,

@@ -362,36 +362,35 @@ static void print_top(FILE *out, const char *what, int p, const struct ps_top *t
 			(unsigned long long)t[k].samples, t[k].name);
 }
 
-static void json_split(FILE *out, const struct ps_split *sp)
+static json_t *json_split(const struct ps_split *sp)
 {
-	fprintf(out, "{\"samples\": %llu, \"weight\": %llu", (unsigned long long)sp->total_samples,
-		(unsigned long long)sp->total_weight);
+	json_t *j = json_pack("{s:I, s:I}", "samples", PC_JI(sp->total_samples), "weight",
+			      PC_JI(sp->total_weight));
+
 	for (int p = 0; p < PS__NR; p++)
-		fprintf(out,
-			", \"%s\": {\"samples\": %llu, \"weight\": %llu, \"samples_percent\": "
-			"%.4f, \"weight_percent\": %.4f}",
-			ps_page_names[p], (unsigned long long)sp->samples[p],
-			(unsigned long long)sp->weight[p],
-			pc_pct(sp->samples[p], sp->total_samples),
-			pc_pct(sp->weight[p], sp->total_weight));
-	fprintf(out, "}");
+		json_object_set_new(
+			j, ps_page_names[p],
+			json_pack("{s:I, s:I, s:o, s:o}", "samples", PC_JI(sp->samples[p]),
+				  "weight", PC_JI(sp->weight[p]), "samples_percent",
+				  pc_json_real(pc_pct(sp->samples[p], sp->total_samples), 4),
+				  "weight_percent",
+				  pc_json_real(pc_pct(sp->weight[p], sp->total_weight), 4)));
+	return j;
 }
 
-static void json_top(FILE *out, const struct ps_top t[PS__NR][PS_TOP_MAX], const size_t *nr)
+static json_t *json_top(const struct ps_top t[PS__NR][PS_TOP_MAX], const size_t *nr)
 {
-	fprintf(out, "{");
+	json_t *j = json_object(), *a;
+
 	for (int p = 0; p < PS__NR; p++) {
-		fprintf(out, "%s\"%s\": [", p ? ", " : "", ps_page_names[p]);
-		for (size_t i = 0; i < nr[p]; i++) {
-			fprintf(out, "%s{\"name\": ", i ? ", " : "");
-			pc_json_str(out, t[p][i].name);
-			fprintf(out, ", \"samples\": %llu, \"weight\": %llu}",
-				(unsigned long long)t[p][i].samples,
-				(unsigned long long)t[p][i].weight);
-		}
-		fprintf(out, "]");
+		json_object_set_new(j, ps_page_names[p], a = json_array());
+		for (size_t i = 0; i < nr[p]; i++)
+			json_array_append_new(a, json_pack("{s:o, s:I, s:I}", "name",
+							   pc_json_str(t[p][i].name), "samples",
+							   PC_JI(t[p][i].samples), "weight",
+							   PC_JI(t[p][i].weight)));
 	}
-	fprintf(out, "}");
+	return j;
 }
 
 /* A row's share of the view's samples with a data address: by weight (the
@@ -405,68 +404,64 @@ static double ps_share(uint64_t samples, uint64_t weight, const struct ps_split 
 static const char *const status_names[8] = {
 	"ok", "no_mem_operand", "fetch_fault", "undecodable", "hidden", "5", "6", "other"};
 
-static void json_density(FILE *out, const struct ps_density *d)
+static json_t *json_density(const struct ps_density *d)
 {
-	fprintf(out,
-		"{\"seen\": %llu, \"estimate\": %llu, \"max\": %llu, \"sampled_once\": %llu, "
-		"\"sampled_twice\": %llu, \"coverage\": %.4f, \"confidence\": \"%s\"}",
-		(unsigned long long)d->seen, (unsigned long long)d->estimate,
-		(unsigned long long)d->cap, (unsigned long long)d->once,
-		(unsigned long long)d->twice, d->coverage, ps_confidence_names[d->confidence]);
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:s}", "seen", PC_JI(d->seen), "estimate",
+			 PC_JI(d->estimate), "max", PC_JI(d->cap), "sampled_once", PC_JI(d->once),
+			 "sampled_twice", PC_JI(d->twice), "coverage", pc_json_real(d->coverage, 4),
+			 "confidence", ps_confidence_names[d->confidence]);
 }
 
-static void json_event_extra(FILE *out, const struct ps_event *e)
+/* { "4K": n, ... } */
+static json_t *json_by_page(const uint64_t *n)
 {
-	fprintf(out, ",\n   \"functions\": [");
+	json_t *j = json_object();
+
+	for (int p = 0; p < PS__NR; p++)
+		json_object_set_new(j, ps_page_names[p], json_integer(PC_JI(n[p])));
+	return j;
+}
+
+static void json_event_extra(json_t *o, const struct ps_event *e)
+{
+	json_t *fn = json_array(), *maps = e->has_maps ? json_array() : json_null();
+
 	for (size_t i = 0; i < e->nr_funcs; i++) {
 		const struct ps_func *f = &e->funcs[i];
-		fprintf(out, "%s{\"name\": ", i ? ", " : "");
-		pc_json_str(out, f->name);
-		fprintf(out, ", \"samples\": %llu, \"weight\": %llu, \"share_percent\": %.4f",
-			(unsigned long long)f->samples, (unsigned long long)f->weight,
-			ps_share(f->samples, f->weight, &e->data));
-		for (int p = 0; p < PS__NR; p++)
-			fprintf(out, ", \"%s\": %llu", ps_page_names[p],
-				(unsigned long long)f->page_samples[p]);
-		fprintf(out, "}");
+		json_t *j =
+			json_pack("{s:o, s:I, s:I, s:o}", "name", pc_json_str(f->name), "samples",
+				  PC_JI(f->samples), "weight", PC_JI(f->weight), "share_percent",
+				  pc_json_real(ps_share(f->samples, f->weight, &e->data), 4));
+
+		json_object_update_new(j, json_by_page(f->page_samples));
+		json_array_append_new(fn, j);
 	}
-	fprintf(out, "],\n   \"mappings\": ");
-	if (!e->has_maps) {
-		fprintf(out, "null");
-	} else {
-		fprintf(out, "[");
-		for (size_t i = 0; i < e->nr_maps; i++) {
-			const struct ps_mapping *m = &e->maps[i];
-			fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
-			pc_json_str(out, m->name);
-			fprintf(out,
-				", \"kind\": \"%s\", \"pid\": %d, \"start\": \"%#llx\", \"end\": "
-				"\"%#llx\", \"size\": %llu, \"samples\": %llu, \"weight\": %llu, "
-				"\"share_percent\": %.4f, \"pages\": {",
-				ps_map_kind_names[m->kind], (int)m->pid,
-				(unsigned long long)m->start, (unsigned long long)m->end,
-				(unsigned long long)(m->end - m->start),
-				(unsigned long long)m->samples, (unsigned long long)m->weight,
-				ps_share(m->samples, m->weight, &e->data));
-			for (int p = 0; p < PS__NR; p++)
-				fprintf(out, "%s\"%s\": %llu", p ? ", " : "", ps_page_names[p],
-					(unsigned long long)m->page_samples[p]);
-			fprintf(out, "},\n     \"distinct_4k_pages\": ");
-			json_density(out, &m->pages_4k);
-			fprintf(out, ",\n     \"distinct_2m_regions\": ");
-			json_density(out, &m->regions_2m);
-			fprintf(out, "}");
-		}
-		fprintf(out, "],\n   \"other_mappings\": {\"count\": %zu, \"samples\": %llu}",
-			e->other_maps, (unsigned long long)e->other_samples);
+	json_object_set_new(o, "functions", fn);
+	for (size_t i = 0; e->has_maps && i < e->nr_maps; i++) {
+		const struct ps_mapping *m = &e->maps[i];
+
+		json_array_append_new(
+			maps,
+			json_pack("{s:o, s:s, s:i, s:o, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+				  "name", pc_json_str(m->name), "kind", ps_map_kind_names[m->kind],
+				  "pid", (int)m->pid, "start", pc_json_hex(m->start), "end",
+				  pc_json_hex(m->end), "size", PC_JI(m->end - m->start), "samples",
+				  PC_JI(m->samples), "weight", PC_JI(m->weight), "share_percent",
+				  pc_json_real(ps_share(m->samples, m->weight, &e->data), 4),
+				  "pages", json_by_page(m->page_samples), "distinct_4k_pages",
+				  json_density(&m->pages_4k), "distinct_2m_regions",
+				  json_density(&m->regions_2m)));
 	}
-	fprintf(out,
-		",\n   \"first_touch_zeroing\": {\"samples\": %llu, \"weight\": %llu, "
-		"\"function\": ",
-		(unsigned long long)e->zero_samples, (unsigned long long)e->zero_weight);
-	pc_json_str(out, e->zero_fn[0] ? e->zero_fn : NULL);
-	fprintf(out, "},\n   \"verdict\": ");
-	ps_verdict__json(out, e);
+	json_object_set_new(o, "mappings", maps);
+	if (e->has_maps)
+		json_object_set_new(o, "other_mappings",
+				    json_pack("{s:I, s:I}", "count", PC_JI(e->other_maps),
+					      "samples", PC_JI(e->other_samples)));
+	json_object_set_new(o, "first_touch_zeroing",
+			    json_pack("{s:I, s:I, s:o}", "samples", PC_JI(e->zero_samples),
+				      "weight", PC_JI(e->zero_weight), "function",
+				      pc_json_str(e->zero_fn[0] ? e->zero_fn : NULL)));
+	json_object_set_new(o, "verdict", ps_verdict__json(e));
 }
 
 static void print_funcs(FILE *out, const struct ps_event *e)
@@ -544,43 +539,35 @@ static void print_zeroing(FILE *out, const struct ps_event *e, const struct ps_e
 int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 {
 	if (json) {
-		pc_json_kstr(out, "{\n \"source\": ", s->source ? s->source : "");
-		fprintf(out, ",\n \"has_data_addr\": %s,\n \"has_code_page\": %s,\n \"tlb\": ",
-			s->has_data_addr ? "true" : "false", s->has_code_page ? "true" : "false");
-		pc_json_kstr(out, "{\"name\": ", s->tlb->name);
-		fprintf(out, ", \"l1d_4k\": %u, \"l1d_2m\": %u, \"stlb\": %u},\n \"events\": [",
-			s->tlb->l1d_4k, s->tlb->l1d_2m, s->tlb->stlb);
+		json_t *evs = json_array();
+
 		for (size_t i = 0; i < s->nr_events; i++) {
 			const struct ps_event *e = &s->events[i];
-			fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
-			pc_json_str(out, e->event);
-			pc_json_kstr(out, ", \"unit\": ", e->unit);
-			fprintf(out, ", \"view\": \"%s\", \"all_samples\": %llu",
-				ps_view_names[e->view], (unsigned long long)e->all_samples);
-			fprintf(out,
-				",\n   \"samples\": %llu, \"with_addr\": %llu, \"no_data_access\": "
-				"%llu,\n   \"addr_status\": {",
-				(unsigned long long)e->samples, (unsigned long long)e->with_addr,
-				(unsigned long long)e->no_data_access);
+			json_t *st = json_object(), *o;
+
 			for (int k = 0; k < 8; k++)
-				fprintf(out, "%s\"%s\": %llu", k ? ", " : "", status_names[k],
-					(unsigned long long)e->addr_status[k]);
-			fprintf(out, "},\n   \"data\": ");
-			json_split(out, &e->data);
-			fprintf(out, ",\n   \"code\": ");
-			if (s->has_code_page)
-				json_split(out, &e->code);
-			else
-				fprintf(out, "null");
-			fprintf(out, ",\n   \"top_symbols\": ");
-			json_top(out, e->top_syms, e->nr_top_syms);
-			fprintf(out, ",\n   \"top_processes\": ");
-			json_top(out, e->top_procs, e->nr_top_procs);
-			json_event_extra(out, e);
-			fprintf(out, "}");
+				json_object_set_new(st, status_names[k],
+						    json_integer(PC_JI(e->addr_status[k])));
+			o = json_pack(
+				"{s:o, s:o, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+				"event", pc_json_str(e->event), "unit", pc_json_str(e->unit),
+				"view", ps_view_names[e->view], "all_samples",
+				PC_JI(e->all_samples), "samples", PC_JI(e->samples), "with_addr",
+				PC_JI(e->with_addr), "no_data_access", PC_JI(e->no_data_access),
+				"addr_status", st, "data", json_split(&e->data), "code",
+				s->has_code_page ? json_split(&e->code) : json_null(),
+				"top_symbols", json_top(e->top_syms, e->nr_top_syms),
+				"top_processes", json_top(e->top_procs, e->nr_top_procs));
+			json_event_extra(o, e);
+			json_array_append_new(evs, o);
 		}
-		fprintf(out, "]\n}\n");
-		return ferror(out) ? -EIO : 0;
+		return pc_json_dump(
+			out, json_pack("{s:o, s:b, s:b, s:{s:o, s:i, s:i, s:i}, s:o}", "source",
+				       pc_json_str(s->source ? s->source : ""), "has_data_addr",
+				       s->has_data_addr, "has_code_page", s->has_code_page, "tlb",
+				       "name", pc_json_str(s->tlb->name), "l1d_4k",
+				       (int)s->tlb->l1d_4k, "l1d_2m", (int)s->tlb->l1d_2m, "stlb",
+				       (int)s->tlb->stlb, "events", evs));
 	}
 	fprintf(out, "source: %s\n", s->source ? s->source : "?");
 	if (!s->has_data_addr) {

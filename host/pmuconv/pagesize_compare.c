@@ -56,35 +56,45 @@ static double rate(uint64_t n, double s)
 	return s > 0 ? (double)n / s : 0;
 }
 
-static void row(FILE *o, int json, bool first, const char *name, const struct ps_mapping *b,
+/* "4K_percent"...: a page-size split for --json ("%.4f" numbers). */
+static json_t *page_pcts(json_t *j, const uint64_t *pages, uint64_t of)
+{
+	char key[32];
+
+	for (int p = 0; p < PS__NR; p++) {
+		snprintf(key, sizeof(key), "%s_percent", ps_page_names[p]);
+		json_object_set_new(j, key, pc_json_real(pc_pct(pages[p], of), 4));
+	}
+	return j;
+}
+
+static void row(FILE *o, json_t *jrows, const char *name, const struct ps_mapping *b,
 		const struct ps_mapping *a, const struct ps_event *eb, const struct ps_event *ea,
 		double sb, double sa)
 {
 	uint64_t tb = eb ? eb->data.total_samples : 0, ta = ea ? ea->data.total_samples : 0;
 
-	if (json) {
-		fprintf(o, "%s\n     {\"name\": ", first ? "" : ",");
-		pc_json_str(o, name);
+	if (jrows) {
+		json_t *r = json_pack("{s:o}", "name", pc_json_str(name));
+
 		for (int k = 0; k < 2; k++) {
 			const struct ps_mapping *m = k ? a : b;
-			fprintf(o, ", \"%s\": ", k ? "after" : "before");
-			if (!m) {
-				fprintf(o, "null");
-				continue;
-			}
-			fprintf(o,
-				"{\"samples\": %llu, \"share_percent\": %.4f, \"samples_per_s\": "
-				"%.4f, "
-				"\"size\": %llu",
-				(unsigned long long)m->samples, pc_pct(m->samples, k ? ta : tb),
-				rate(m->samples, k ? sa : sb),
-				(unsigned long long)(m->end - m->start));
-			for (int p = 0; p < PS__NR; p++)
-				fprintf(o, ", \"%s_percent\": %.4f", ps_page_names[p],
-					pc_pct(m->page_samples[p], m->samples));
-			fprintf(o, "}");
+
+			json_object_set_new(
+				r, k ? "after" : "before",
+				!m ? json_null()
+				   : page_pcts(
+					     json_pack(
+						     "{s:I, s:o, s:o, s:I}", "samples",
+						     PC_JI(m->samples), "share_percent",
+						     pc_json_real(pc_pct(m->samples, k ? ta : tb),
+								  4),
+						     "samples_per_s",
+						     pc_json_real(rate(m->samples, k ? sa : sb), 4),
+						     "size", PC_JI(m->end - m->start)),
+					     m->page_samples, m->samples));
 		}
-		fprintf(o, "}");
+		json_array_append_new(jrows, r);
 		return;
 	}
 	fprintf(o, "  ");
@@ -105,37 +115,35 @@ static void row(FILE *o, int json, bool first, const char *name, const struct ps
 	fprintf(o, "%s\n", name);
 }
 
-static void one(FILE *o, int json, const struct pagesize_summary *B,
+static void one(FILE *o, json_t *jev, const struct pagesize_summary *B,
 		const struct pagesize_summary *A, const struct ps_event *eb,
 		const struct ps_event *ea)
 {
 	const struct ps_event *any = eb ? eb : ea;
 	double sb = B->duration_s, sa = A->duration_s;
-	bool first = true;
+	json_t *jrows = NULL;
 
-	if (json) {
-		fprintf(o, "\n  {\"event\": ");
-		pc_json_str(o, any->event);
-		fprintf(o, ", \"view\": \"%s\"", ps_view_names[any->view]);
+	if (jev) {
+		json_t *j = json_pack("{s:o, s:s}", "event", pc_json_str(any->event), "view",
+				      ps_view_names[any->view]);
+
 		for (int k = 0; k < 2; k++) {
 			const struct ps_event *e = k ? ea : eb;
-			fprintf(o, ", \"%s\": ", k ? "after" : "before");
-			if (!e) {
-				fprintf(o, "null");
-				continue;
-			}
-			fprintf(o,
-				"{\"samples\": %llu, \"samples_per_s\": %.4f, \"with_data_addr\": "
-				"%llu, \"verdict\": \"%s\"",
-				(unsigned long long)e->samples, rate(e->samples, k ? sa : sb),
-				(unsigned long long)e->data.total_samples,
-				answer_text[e->verdict.answer]);
-			for (int p = 0; p < PS__NR; p++)
-				fprintf(o, ", \"%s_percent\": %.4f", ps_page_names[p],
-					pc_pct(e->data.samples[p], e->data.total_samples));
-			fprintf(o, "}");
+
+			json_object_set_new(
+				j, k ? "after" : "before",
+				!e ? json_null()
+				   : page_pcts(json_pack("{s:I, s:o, s:I, s:s}", "samples",
+							 PC_JI(e->samples), "samples_per_s",
+							 pc_json_real(rate(e->samples, k ? sa : sb),
+								      4),
+							 "with_data_addr",
+							 PC_JI(e->data.total_samples), "verdict",
+							 answer_text[e->verdict.answer]),
+					       e->data.samples, e->data.total_samples));
 		}
-		fprintf(o, ",\n   \"mappings\": [");
+		json_object_set_new(j, "mappings", jrows = json_array());
+		json_array_append_new(jev, j);
 	} else {
 		fprintf(o, "\n== event %s, %s-mode samples ==\n", any->event,
 			any->view == PS_VIEW_ALL ? "user and kernel" : ps_view_names[any->view]);
@@ -163,32 +171,22 @@ static void one(FILE *o, int json, const struct pagesize_summary *B,
 	}
 	for (size_t i = 0; eb && i < eb->nr_maps; i++) {
 		const struct ps_mapping *m = &eb->maps[i];
-		row(o, json, first, m->name, m, match(ea, m, rank_of(eb, i)), eb, ea, sb, sa);
-		first = false;
+		row(o, jrows, m->name, m, match(ea, m, rank_of(eb, i)), eb, ea, sb, sa);
 	}
 	for (size_t i = 0; ea && i < ea->nr_maps; i++) {
 		const struct ps_mapping *m = &ea->maps[i];
 		if (eb && match(eb, m, rank_of(ea, i)))
 			continue;
-		row(o, json, first, m->name, NULL, m, eb, ea, sb, sa);
-		first = false;
+		row(o, jrows, m->name, NULL, m, eb, ea, sb, sa);
 	}
-	if (json)
-		fprintf(o, "]}");
 }
 
 int pagesize_compare_print(FILE *o, const struct pagesize_summary *B,
 			   const struct pagesize_summary *A, int json)
 {
-	bool first = true;
+	json_t *jev = json ? json_array() : NULL;
 
-	if (json) {
-		fprintf(o, "{\n \"before\": ");
-		pc_json_str(o, B->source);
-		fprintf(o, ", \"before_seconds\": %.6f,\n \"after\": ", B->duration_s);
-		pc_json_str(o, A->source);
-		fprintf(o, ", \"after_seconds\": %.6f,\n \"events\": [", A->duration_s);
-	} else {
+	if (!json) {
 		fprintf(o, "before: %s (run time %.3f s)\nafter:  %s (run time %.3f s)\n",
 			B->source ? B->source : "?", B->duration_s, A->source ? A->source : "?",
 			A->duration_s);
@@ -198,21 +196,18 @@ int pagesize_compare_print(FILE *o, const struct pagesize_summary *B,
 	}
 	for (size_t i = 0; i < B->nr_events; i++) {
 		const struct ps_event *eb = &B->events[i];
-		if (json && !first)
-			fprintf(o, ",");
-		one(o, json, B, A, eb, find_view(A, eb->event, eb->view));
-		first = false;
+		one(o, jev, B, A, eb, find_view(A, eb->event, eb->view));
 	}
 	for (size_t i = 0; i < A->nr_events; i++) {
 		const struct ps_event *ea = &A->events[i];
-		if (find_view(B, ea->event, ea->view))
-			continue;
-		if (json && !first)
-			fprintf(o, ",");
-		one(o, json, B, A, NULL, ea);
-		first = false;
+		if (!find_view(B, ea->event, ea->view))
+			one(o, jev, B, A, NULL, ea);
 	}
 	if (json)
-		fprintf(o, "]\n}\n");
+		return pc_json_dump(o, json_pack("{s:o, s:o, s:o, s:o, s:o}", "before",
+						 pc_json_str(B->source), "before_seconds",
+						 pc_json_real(B->duration_s, 6), "after",
+						 pc_json_str(A->source), "after_seconds",
+						 pc_json_real(A->duration_s, 6), "events", jev));
 	return ferror(o) ? -EIO : 0;
 }

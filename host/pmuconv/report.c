@@ -395,23 +395,23 @@ static void print_text_event(FILE *out, const struct pc_report_event *r, size_t 
 			s->acct.format);
 }
 
-static void json_groups(FILE *out, const char *key, const struct pc_group_row *g, size_t n,
-			size_t top, const struct pc_agg *a, bool avail)
+/* A share of the event's weight as the text prints it (%.4f). */
+static json_t *pct4(uint64_t weight, const struct pc_agg *a)
 {
-	pc_json_kstr(out, ",\n   ", key);
-	if (!avail) {
-		fprintf(out, ": null");
-		return;
-	}
-	fprintf(out, ": [");
-	for (size_t i = 0; i < n && i < top; i++) {
-		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
-		pc_json_str(out, g[i].name);
-		fprintf(out, ", \"samples\": %llu, \"weight\": %llu, \"percent\": %.4f}",
-			(unsigned long long)g[i].samples, (unsigned long long)g[i].weight,
-			pc_pct(g[i].weight, a->prof.total_weight));
-	}
-	fprintf(out, "]");
+	return pc_json_real(pc_pct(weight, a->prof.total_weight), 4);
+}
+
+static json_t *json_groups(const struct pc_group_row *g, size_t n, size_t top,
+			   const struct pc_agg *a, bool avail)
+{
+	json_t *arr = avail ? json_array() : json_null();
+
+	for (size_t i = 0; avail && i < n && i < top; i++)
+		json_array_append_new(
+			arr, json_pack("{s:o, s:I, s:I, s:o}", "name", pc_json_str(g[i].name),
+				       "samples", PC_JI(g[i].samples), "weight", PC_JI(g[i].weight),
+				       "percent", pct4(g[i].weight, a)));
+	return arr;
 }
 
 static const char *kind_name(int k)
@@ -420,127 +420,109 @@ static const char *kind_name(int k)
 	return k >= 0 && k < 4 ? n[k] : "?";
 }
 
-static void json_func(FILE *out, const struct pc_func_row *f, const struct pc_agg *a)
+static json_t *json_func(const struct pc_func_row *f, const struct pc_agg *a)
 {
-	pc_json_kstr(out, "{\"name\": ", f->name);
-	fprintf(out,
-		", \"kind\": \"%s\", \"self_samples\": %llu, \"self_weight\": %llu, "
-		"\"self_percent\": %.4f, \"total_samples\": %llu, \"total_weight\": %llu, "
-		"\"total_percent\": %.4f}",
-		kind_name(f->kind), (unsigned long long)f->self_samples,
-		(unsigned long long)f->self_weight, pc_pct(f->self_weight, a->prof.total_weight),
-		(unsigned long long)f->total_samples, (unsigned long long)f->total_weight,
-		pc_pct(f->total_weight, a->prof.total_weight));
+	return json_pack("{s:o, s:s, s:I, s:I, s:o, s:I, s:I, s:o}", "name", pc_json_str(f->name),
+			 "kind", kind_name(f->kind), "self_samples", PC_JI(f->self_samples),
+			 "self_weight", PC_JI(f->self_weight), "self_percent",
+			 pct4(f->self_weight, a), "total_samples", PC_JI(f->total_samples),
+			 "total_weight", PC_JI(f->total_weight), "total_percent",
+			 pct4(f->total_weight, a));
 }
 
-static void print_json(FILE *out, const struct pc_set *s, struct pc_report_event *rs, size_t top,
-		       double limit)
+/* Set key to a count, or to null when the input cannot know it. */
+static void set_count(json_t *o, const char *key, bool known, uint64_t v)
+{
+	json_object_set_new(o, key, known ? json_integer(PC_JI(v)) : json_null());
+}
+
+static json_t *json_event(const struct pc_set *s, const struct pc_agg *a,
+			  const struct pc_report_event *r, size_t top, double limit)
+{
+	json_t *o, *by = json_object(), *self = json_array(), *total = json_array();
+	char ub[96];
+
+	o = json_pack("{s:o, s:s, s:s, s:s?}", "event", pc_json_str(a->prof.event), "unit",
+		      a->acct.weight_is_period ? a->prof.unit : "samples", "weight",
+		      pc_unit_label(a, ub, sizeof(ub)), "source", source_name(a->acct.source));
+	for (unsigned int k = 0; nr_sources(a) >= 2 && k < PC_NR_SOURCES; k++)
+		if (a->acct.by_source[k])
+			json_object_set_new(by, source_name(k) ? source_name(k) : "unknown",
+					    json_integer(PC_JI(a->acct.by_source[k])));
+	if (nr_sources(a) >= 2)
+		json_object_set(o, "samples_by_source", by);
+	json_decref(by);
+	json_object_update_new(o, json_pack("{s:I, s:b, s:I, s:I}", "period", PC_JI(a->prof.period),
+					    "freq_mode", a->prof.freq_mode, "samples",
+					    PC_JI(a->prof.total_samples), "total_weight",
+					    PC_JI(a->prof.total_weight)));
+	set_count(o, "lost", per_event_lost_known(s), a->acct.lost);
+	if (s->acct.has_throttle)
+		set_count(o, "throttled", true, a->acct.throttled);
+	if (a->acct.unthrottled)
+		set_count(o, "unthrottled", true, a->acct.unthrottled);
+	for (size_t j = 0; j < r->nr_funcs && json_array_size(self) < top; j++) {
+		if ((!r->funcs[j].self_samples && !r->funcs[j].self_weight) ||
+		    pc_pct(r->funcs[j].self_weight, a->prof.total_weight) < limit)
+			break;
+		json_array_append_new(self, json_func(&r->funcs[j], a));
+	}
+	for (size_t j = 0; j < r->nr_funcs && j < top; j++) {
+		if (pc_pct(r->by_total[j]->total_weight, a->prof.total_weight) < limit)
+			break;
+		json_array_append_new(total, json_func(r->by_total[j], a));
+	}
+	json_object_set_new(o, "top_self", self);
+	json_object_set_new(o, "top_total", total);
+	json_object_set_new(o, "processes",
+			    json_groups(r->procs, r->nr_procs, top, a, s->has_process));
+	json_object_set_new(o, "cpus", json_groups(r->cpus, r->nr_cpus, (size_t)-1, a, s->has_cpu));
+	return o;
+}
+
+static int print_json(FILE *out, const struct pc_set *s, struct pc_report_event *rs, size_t top,
+		      double limit)
 {
 	const struct pc_accounting *ac = &s->acct;
-
-	pc_json_kstr(out, "{\n \"source\": ", ac->source);
-	pc_json_kstr(out, ",\n \"format\": ", ac->format ? ac->format : "");
-	fprintf(out, ",\n \"format_version\": %u", ac->version);
-	pc_json_kstr(out, ",\n \"hostname\": ", ac->hostname);
-	pc_json_kstr(out, ",\n \"kernel\": ", ac->kernel);
-	if (ac->has_time)
-		fprintf(out, ",\n \"duration_ns\": %llu", (unsigned long long)ac->duration_ns);
-	else
-		fprintf(out, ",\n \"duration_ns\": null");
-	fprintf(out, ",\n \"samples\": %llu", (unsigned long long)ac->samples);
-	fprintf(out, ",\n \"filtered\": %llu", (unsigned long long)ac->filtered);
-	if (ac->has_lost)
-		fprintf(out, ",\n \"lost\": %llu,\n \"lost_percent\": %.4f",
-			(unsigned long long)ac->lost, pc_pct(ac->lost, ac->lost + ac->samples));
-	else
-		fprintf(out, ",\n \"lost\": null,\n \"lost_percent\": null");
-	if (ac->has_throttle)
-		fprintf(out, ",\n \"throttled\": %llu", (unsigned long long)ac->throttled);
-	else
-		fprintf(out, ",\n \"throttled\": null");
-	if (ac->unthrottled) /* present when the rate was raised back */
-		fprintf(out, ",\n \"unthrottled\": %llu", (unsigned long long)ac->unthrottled);
-	if (ac->missed) /* present when cpu-clock samples were due and not taken */
-		fprintf(out, ",\n \"missed\": %llu,\n \"missed_percent\": %.4f",
-			(unsigned long long)ac->missed,
-			pc_pct(ac->missed, ac->missed + ac->lost + ac->samples));
+	json_t *o, *ev = json_array();
 	uint64_t nu = 0;
+
+	o = json_pack("{s:o, s:s, s:I, s:o, s:o}", "source", pc_json_str(ac->source), "format",
+		      ac->format ? ac->format : "", "format_version", PC_JI(ac->version),
+		      "hostname", pc_json_str(ac->hostname), "kernel", pc_json_str(ac->kernel));
+	set_count(o, "duration_ns", ac->has_time, ac->duration_ns);
+	set_count(o, "samples", true, ac->samples);
+	set_count(o, "filtered", true, ac->filtered);
+	set_count(o, "lost", ac->has_lost, ac->lost);
+	json_object_set_new(o, "lost_percent",
+			    ac->has_lost ? pc_json_real(pc_pct(ac->lost, ac->lost + ac->samples), 4)
+					 : json_null());
+	set_count(o, "throttled", ac->has_throttle, ac->throttled);
+	if (ac->unthrottled) /* present when the rate was raised back */
+		set_count(o, "unthrottled", true, ac->unthrottled);
+	if (ac->missed) { /* present when cpu-clock samples were due and not taken */
+		set_count(o, "missed", true, ac->missed);
+		json_object_set_new(
+			o, "missed_percent",
+			pc_json_real(pc_pct(ac->missed, ac->missed + ac->lost + ac->samples), 4));
+	}
 	for (size_t i = 0; i < PC_ARRAY_SIZE(ac->unwind); i++)
 		nu += ac->unwind[i];
 	if (nu) /* present when samples carried user stack copies */
-		fprintf(out,
-			",\n \"unwind\": {\"full\": %llu, \"no_cfi\": %llu, \"copy_too_small\": "
-			"%llu, \"bad_memory\": %llu, \"fp_fallback\": %llu}",
-			(unsigned long long)ac->unwind[0], (unsigned long long)ac->unwind[1],
-			(unsigned long long)ac->unwind[2], (unsigned long long)ac->unwind[3],
-			(unsigned long long)ac->unwind[4]);
-	fprintf(out, ",\n \"skipped\": %llu", (unsigned long long)ac->skipped);
-	fprintf(out, ",\n \"truncated\": %s", ac->truncated ? "true" : "false");
+		json_object_set_new(o, "unwind",
+				    json_pack("{s:I, s:I, s:I, s:I, s:I}", "full",
+					      PC_JI(ac->unwind[0]), "no_cfi", PC_JI(ac->unwind[1]),
+					      "copy_too_small", PC_JI(ac->unwind[2]), "bad_memory",
+					      PC_JI(ac->unwind[3]), "fp_fallback",
+					      PC_JI(ac->unwind[4])));
+	set_count(o, "skipped", true, ac->skipped);
+	json_object_set_new(o, "truncated", json_boolean(ac->truncated));
 	if (ac->truncated)
-		pc_json_kstr(out, ",\n \"damage\": ", ac->damage);
-	fprintf(out, ",\n \"events\": [");
-	for (size_t i = 0; i < s->nr; i++) {
-		const struct pc_agg *a = s->ev[i];
-		const struct pc_report_event *r = &rs[i];
-		char ub[96];
-		fprintf(out, "%s\n  {\"event\": ", i ? "," : "");
-		pc_json_str(out, a->prof.event);
-		pc_json_kstr(out, ",\n   \"unit\": ",
-			     a->acct.weight_is_period ? a->prof.unit : "samples");
-		pc_json_kstr(out, ",\n   \"weight\": ", pc_unit_label(a, ub, sizeof(ub)));
-		pc_json_kstr(out, ",\n   \"source\": ", source_name(a->acct.source));
-		if (nr_sources(a) >= 2) {
-			const char *sep = "";
-
-			fprintf(out, ",\n   \"samples_by_source\": {");
-			for (unsigned int k = 0; k < PC_NR_SOURCES; k++) {
-				const char *name = source_name(k);
-
-				if (!a->acct.by_source[k])
-					continue;
-				fprintf(out, "%s\"%s\": %llu", sep, name ? name : "unknown",
-					(unsigned long long)a->acct.by_source[k]);
-				sep = ", ";
-			}
-			fprintf(out, "}");
-		}
-		fprintf(out, ",\n   \"period\": %llu, \"freq_mode\": %s",
-			(unsigned long long)a->prof.period, a->prof.freq_mode ? "true" : "false");
-		fprintf(out, ",\n   \"samples\": %llu, \"total_weight\": %llu",
-			(unsigned long long)a->prof.total_samples,
-			(unsigned long long)a->prof.total_weight);
-		if (per_event_lost_known(s))
-			fprintf(out, ", \"lost\": %llu", (unsigned long long)a->acct.lost);
-		else
-			fprintf(out, ", \"lost\": null");
-		if (s->acct.has_throttle)
-			fprintf(out, ", \"throttled\": %llu",
-				(unsigned long long)a->acct.throttled);
-		if (a->acct.unthrottled)
-			fprintf(out, ", \"unthrottled\": %llu",
-				(unsigned long long)a->acct.unthrottled);
-		fprintf(out, ",\n   \"top_self\": [");
-		size_t k = 0;
-		for (size_t j = 0; j < r->nr_funcs && k < top; j++) {
-			if ((!r->funcs[j].self_samples && !r->funcs[j].self_weight) ||
-			    pc_pct(r->funcs[j].self_weight, a->prof.total_weight) < limit)
-				break;
-			fprintf(out, "%s\n    ", k++ ? "," : "");
-			json_func(out, &r->funcs[j], a);
-		}
-		fprintf(out, "],\n   \"top_total\": [");
-		for (size_t j = 0; j < r->nr_funcs && j < top; j++) {
-			if (pc_pct(r->by_total[j]->total_weight, a->prof.total_weight) < limit)
-				break;
-			fprintf(out, "%s\n    ", j ? "," : "");
-			json_func(out, r->by_total[j], a);
-		}
-		fprintf(out, "]");
-		json_groups(out, "processes", r->procs, r->nr_procs, top, a, s->has_process);
-		json_groups(out, "cpus", r->cpus, r->nr_cpus, (size_t)-1, a, s->has_cpu);
-		fprintf(out, "}");
-	}
-	fprintf(out, "]\n}\n");
+		json_object_set_new(o, "damage", pc_json_str(ac->damage));
+	for (size_t i = 0; i < s->nr; i++)
+		json_array_append_new(ev, json_event(s, s->ev[i], &rs[i], top, limit));
+	json_object_set_new(o, "events", ev);
+	return pc_json_dump(out, o);
 }
 
 int report_print(FILE *out, const struct pc_set *s, const struct report_opts *o)
@@ -554,7 +536,7 @@ int report_print(FILE *out, const struct pc_set *s, const struct report_opts *o)
 		r = pc_report__build(&rs[i], s->ev[i]);
 	if (!r) {
 		if (o->json) {
-			print_json(out, s, rs, o->top, o->percent_limit);
+			r = print_json(out, s, rs, o->top, o->percent_limit);
 		} else {
 			report_print_accounting(out, s);
 			for (size_t i = 0; i < s->nr; i++)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -302,22 +303,51 @@ int pc_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-void pc_json_str(FILE *f, const char *s)
+json_t *pc_json_str(const char *s)
 {
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(f, "\\%c", *c);
-		else if (*c < 0x20 || *c == 0x7f)
-			fprintf(f, "\\u%04x", *c);
-		else
-			fputc(*c, f);
-	}
-	fputc('"', f);
+	json_t *j;
+	char *c;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)) || !(c = strdup(s)))
+		return j;
+	for (char *p = c; *p; p++) /* not UTF-8: keep ASCII, as folded names do */
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
+json_t *pc_json_real(double v, int decimals)
+{
+	char buf[64];
+
+	/* the value the text shows, read back: JSON carries what the eye sees */
+	if (!isfinite(v)) /* e.g. a rate over a zero run time */
+		return json_null();
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	return json_real(strtod(buf, NULL));
+}
+
+json_t *pc_json_hex(uint64_t v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "%#llx", (unsigned long long)v);
+	return json_string(b);
+}
+
+int pc_json_dump(FILE *out, json_t *root)
+{
+	int r;
+
+	if (!root)
+		return -ENOMEM;
+	r = json_dumpf(root, out, JSON_INDENT(1)) || fputc('\n', out) == EOF || ferror(out);
+	json_decref(root);
+	return r ? -EIO : 0;
 }
 
 const char *pc_basename(const char *path)

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #define PC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* 64-bit hashing. Word-at-a-time multiply/xor mixing: the hot path hashes
@@ -129,12 +131,15 @@ static inline double pc_pct(uint64_t part, uint64_t whole)
 
 /* Strings */
 int pc_parse_u64(const char *s, uint64_t *out);
-void pc_json_str(FILE *f, const char *s); /* quoted, escaped JSON string; NULL: null */
-static inline void pc_json_kstr(FILE *f, const char *prefix, const char *s) /* prefix, then s */
-{
-	fputs(prefix, f);
-	pc_json_str(f, s);
-}
+/* --json outputs (report, pagesize, diff) are jansson trees. A string from
+ * the data (NULL: null; bytes that are not UTF-8 become '?'); a number as the
+ * text output prints it with that many decimals; root dumped (and freed) as
+ * every --json output is. */
+json_t *pc_json_str(const char *s);
+json_t *pc_json_real(double v, int decimals);
+json_t *pc_json_hex(uint64_t v);	   /* "%#llx", as the text prints addresses */
+#define PC_JI(v) ((json_int_t)(v))	   /* a count for json_pack's "I" */
+int pc_json_dump(FILE *out, json_t *root); /* 0, -ENOMEM (root NULL) or -EIO */
 const char *pc_basename(const char *path);
 /* Replace characters that break a file name ("/", control) for per-event files. */
 void pc_safe_filename(char *dst, size_t len, const char *src);

@@ -288,28 +288,27 @@ void ps_verdict__print(FILE *o, const struct ps_event *e, const struct ps_tlb *t
 			in, e->event);
 }
 
-void ps_verdict__json(FILE *o, const struct ps_event *e)
+json_t *ps_verdict__json(const struct ps_event *e)
 {
 	const struct ps_verdict *v = &e->verdict;
+	json_t *maps = json_array();
 
-	fprintf(o, "{\"answer\": \"%s\", \"time_event\": %s, \"mappings\": [",
-		answer_names[v->answer], v->time_event ? "true" : "false");
 	for (size_t i = 0; i < v->nr; i++) {
 		const struct ps_verdict_item *it = &v->item[i];
 		const struct ps_mapping *m = &e->maps[it->map];
-		fprintf(o, "%s{\"verdict\": \"%s\", \"mapping\": %zu, \"name\": ", i ? ", " : "",
-			kind_names[it->kind], it->map);
-		pc_json_str(o, m->name);
-		fprintf(o,
-			", \"start\": \"%#llx\", \"end\": \"%#llx\", \"share_percent\": %.4f, "
-			"\"tlb_entries_4k\": %llu, \"tlb_entries_2m\": %llu, \"huge_start\": "
-			"\"%#llx\", \"huge_end\": \"%#llx\"",
-			(unsigned long long)m->start, (unsigned long long)m->end, it->share,
-			(unsigned long long)it->tlb_4k, (unsigned long long)it->tlb_2m,
-			(unsigned long long)it->huge_start, (unsigned long long)it->huge_end);
+		json_t *j =
+			json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o}", "verdict",
+				  kind_names[it->kind], "mapping", PC_JI(it->map), "name",
+				  pc_json_str(m->name), "start", pc_json_hex(m->start), "end",
+				  pc_json_hex(m->end), "share_percent", pc_json_real(it->share, 4),
+				  "tlb_entries_4k", PC_JI(it->tlb_4k), "tlb_entries_2m",
+				  PC_JI(it->tlb_2m), "huge_start", pc_json_hex(it->huge_start),
+				  "huge_end", pc_json_hex(it->huge_end));
+
 		if (it->kind == PSV_ALREADY_HUGE)
-			fprintf(o, ", \"page\": \"%s\"", ps_page_names[it->huge_page]);
-		fprintf(o, "}");
+			json_object_set_new(j, "page", json_string(ps_page_names[it->huge_page]));
+		json_array_append_new(maps, j);
 	}
-	fprintf(o, "]}");
+	return json_pack("{s:s, s:b, s:o}", "answer", answer_names[v->answer], "time_event",
+			 v->time_event, "mappings", maps);
 }

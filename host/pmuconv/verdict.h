@@ -4,6 +4,7 @@
 #ifndef PMUCONV_VERDICT_H
 #define PMUCONV_VERDICT_H
 
+#include <jansson.h>
 #include <stdio.h>
 #include "pagesize_types.h"
 
@@ -12,6 +13,6 @@ bool ps_is_time_event(const char *event, const char *unit);
 bool ps_is_zeroing_fn(const char *name);
 void ps_verdict__print(FILE *out, const struct ps_event *e, const struct ps_tlb *tlb,
 		       const char *indent);
-void ps_verdict__json(FILE *out, const struct ps_event *e);
+json_t *ps_verdict__json(const struct ps_event *e);
 
 #endif

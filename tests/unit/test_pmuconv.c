@@ -884,6 +884,63 @@ START_TEST(test_atomic_file)
 }
 END_TEST
 
+/* ---- --json values ------------------------------------------------------ */
+
+static const struct {
+	int line;
+	double v;
+	int decimals;
+	const char *json; /* the JSON text python reads back as the printed value */
+} real_cases[] = {
+	{__LINE__, 29.41176470588, 4, "29.411799999999999"}, /* printf's %.4f: 29.4118 */
+	{__LINE__, 100.0, 4, "100.0"},
+	{__LINE__, 0.00004999, 4, "0.0"},
+	{__LINE__, 2.0, 6, "2.0"},
+	{__LINE__, -0.00001, 4, "-0.0"},
+	{__LINE__, 1.0 / 0.0, 4, "null"}, /* a rate over a zero run time */
+	{__LINE__, 0.0 / 0.0, 4, "null"},
+};
+
+static void json_is(json_t *j, const char *want, int line)
+{
+	char *got = json_dumps(j, JSON_ENCODE_ANY);
+
+	ck_assert_msg(got && !strcmp(got, want), "line %d: got %s, want %s", line, got, want);
+	free(got);
+	json_decref(j);
+}
+
+START_TEST(test_json_real)
+{
+	json_is(pc_json_real(real_cases[_i].v, real_cases[_i].decimals), real_cases[_i].json,
+		real_cases[_i].line);
+}
+END_TEST
+
+START_TEST(test_json_str)
+{
+	char path[] = "/tmp/test_json.XXXXXX", buf[64];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w+");
+
+	json_is(pc_json_str(NULL), "null", __LINE__);
+	json_is(pc_json_str("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"", __LINE__);
+	json_is(pc_json_str("utf8 \xc3\xa9"), "\"utf8 \xc3\xa9\"", __LINE__);
+	json_is(pc_json_str("bad \xff\xc3 x"), "\"bad ?? x\"", __LINE__); /* not UTF-8 */
+	json_is(pc_json_hex(0x7f0000001000ull), "\"0x7f0000001000\"", __LINE__);
+	json_is(pc_json_hex(0), "\"0\"", __LINE__);
+	/* dump: indented, one newline, the root freed; NULL root: -ENOMEM */
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(pc_json_dump(f, json_pack("{s:i}", "a", 1)), 0);
+	rewind(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = 0;
+	ck_assert_str_eq(buf, "{\n \"a\": 1\n}\n");
+	ck_assert_int_eq(pc_json_dump(f, NULL), -ENOMEM);
+	fclose(f);
+	unlink(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv");
@@ -903,6 +960,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_kallsyms);
 	tcase_add_test(t, test_unwind_edges);
 	tcase_add_test(t, test_atomic_file);
+	tcase_add_loop_test(t, test_json_real, 0, (int)PC_ARRAY_SIZE(real_cases));
+	tcase_add_test(t, test_json_str);
 	suite_add_tcase(s, t);
 	t = tcase_create("elf");
 	tcase_set_timeout(t, 60);
