@@ -5,36 +5,81 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum {
-	LO_WEIGHT = 256,
-	LO_COMM,
-	LO_KONLY,
-	LO_UONLY,
-	LO_ANNOTATE,
-	LO_NOPROC,
-	LO_FORMAT,
-	LO_SYMFS,
-	LO_VMLINUX,
-	LO_SALVAGE,
-	LO_EVNAME,
-	LO_NOOFF,
-	LO_PROGRESS,
-	LO_NOPROGRESS,
-	LO_JSON,
-	LO_DEBUGDIR,
-	LO_SVG,
-	LO_NODEMANGLE,
-	LO_BUILDIDDIR,
-	LO_TIME,
-	LO_PCTLIMIT,
-	LO_CALLERS,
-	LO_CALLEES,
-	LO_CALLGRAPH,
+/* What an option does: store its argument or a constant into a field of
+ * struct pc_cli, or one of the actions that check their argument. */
+enum opt_kind {
+	K_STR,	/* const char *field = optarg */
+	K_TRUE, /* bool field = true */
+	K_INT,	/* int field = v */
+	K_HELP,
+	K_QUIET,
+	K_PROGRESS, /* pc_progress_mode = v */
+	K_PID,
+	K_CPU,
+	K_TIME,
+	K_TOP,
+	K_WEIGHT,
+	K_PCTLIMIT,
+	K_FORMAT,
+	K_CALLGRAPH,
+	K_NODEMANGLE,
 };
+
+#define F(field) offsetof(struct pc_cli, field)
+/* Every option of every subcommand; need: the OPT_* a subcommand must allow. */
+static const struct pc_opt {
+	const char *name;
+	int has_arg;
+	char short_name; /* 0: long only */
+	unsigned need;
+	enum opt_kind kind;
+	int v;
+	size_t off;
+} opts[] = {
+	{"event", required_argument, 'e', OPT_EVENT, K_STR, 0, F(load.filter.event)},
+	{"output", required_argument, 'o', OPT_OUTPUT, K_STR, 0, F(out)},
+	{"pid", required_argument, 'p', OPT_FILTER, K_PID, 0, 0},
+	{"cpu", required_argument, 'C', OPT_FILTER, K_CPU, 0, 0},
+	{"top", required_argument, 'n', OPT_TOP, K_TOP, 0, 0},
+	{"quiet", no_argument, 'q', 0, K_QUIET, 0, 0},
+	{"help", no_argument, 'h', 0, K_HELP, 0, 0},
+	{"weight", required_argument, 0, OPT_WEIGHT, K_WEIGHT, 0, 0},
+	{"comm", required_argument, 0, OPT_FILTER, K_STR, 0, F(load.filter.comm)},
+	{"kernel-only", no_argument, 0, OPT_FILTER, K_INT, PC_MODE_KERNEL_ONLY,
+	 F(load.filter.mode)},
+	{"user-only", no_argument, 0, OPT_FILTER, K_INT, PC_MODE_USER_ONLY, F(load.filter.mode)},
+	{"annotate-kernel", no_argument, 0, OPT_ANNOTATE, K_INT, 1, F(annotate_kernel)},
+	{"no-process", no_argument, 0, OPT_ANNOTATE, K_TRUE, 0, F(load.filter.no_process)},
+	{"input-format", required_argument, 0, OPT_INPUT, K_FORMAT, 0, 0},
+	{"symfs", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.symfs)},
+	{"vmlinux", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.vmlinux)},
+	{"salvage", no_argument, 0, OPT_INPUT, K_TRUE, 0, F(load.filter.salvage)},
+	{"event-name", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.event_name)},
+	{"no-offsets", no_argument, 0, OPT_INPUT, K_INT, 1, F(load.sym.no_offsets)},
+	{"progress", no_argument, 0, 0, K_PROGRESS, 1, 0},
+	{"no-progress", no_argument, 0, 0, K_PROGRESS, -1, 0},
+	{"json", no_argument, 0, OPT_JSON, K_INT, 1, F(json)},
+	{"debug-dir", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.debug_dir)},
+	{"svg", required_argument, 0, OPT_OUTPUT, K_STR, 0, F(svg)},
+	{"no-demangle", no_argument, 0, OPT_INPUT, K_NODEMANGLE, 0, 0},
+	{"buildid-dir", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.buildid_dir)},
+	{"time", required_argument, 0, OPT_FILTER, K_TIME, 0, 0},
+	{"dso", required_argument, 'd', OPT_FILTER, K_STR, 0, F(load.filter.dso)},
+	{"dsos", required_argument, 'd', OPT_FILTER, K_STR, 0, F(load.filter.dso)},
+	{"symbol", required_argument, 'S', OPT_FILTER, K_STR, 0, F(load.filter.symbol)},
+	{"symbols", required_argument, 'S', OPT_FILTER, K_STR, 0, F(load.filter.symbol)},
+	{"sort", required_argument, 's', OPT_SORT, K_STR, 0, F(sort)},
+	{"percent-limit", required_argument, 0, OPT_SORT, K_PCTLIMIT, 0, 0},
+	{"callers", required_argument, 0, OPT_SORT, K_STR, 0, F(callers)},
+	{"callees", required_argument, 0, OPT_SORT, K_STR, 0, F(callees)},
+	{"call-graph", required_argument, 0, OPT_INPUT, K_CALLGRAPH, 0, 0},
+};
+#undef F
 
 /* optarg as a number in [min, max], or say what was wrong (usage error). */
 static int num_arg(const struct pc_cmd_help *cmd, const char *opt, const char *what, uint64_t min,
@@ -46,252 +91,145 @@ static int num_arg(const struct pc_cmd_help *cmd, const char *opt, const char *w
 	return 2;
 }
 
+/* getopt_long's answer as a row of opts[] (long-only options answer 256 + row). */
+static const struct pc_opt *find_opt(int o)
+{
+	for (size_t i = 0; i < PC_ARRAY_SIZE(opts); i++)
+		if (o == (opts[i].short_name ? opts[i].short_name : 256 + (int)i))
+			return &opts[i];
+	return NULL;
+}
+
+/* Apply one option; 0, 1 after --help, 2 on a usage error (said). */
+static int apply(struct pc_cli *c, const struct pc_opt *op, const struct pc_cmd_help *cmd)
+{
+	struct pc_filter *f = &c->load.filter;
+	char err[512] = "", *end;
+	uint64_t v;
+
+	switch (op->kind) {
+	case K_STR:
+		*(const char **)((char *)c + op->off) = optarg;
+		break;
+	case K_TRUE:
+		*(bool *)((char *)c + op->off) = true;
+		break;
+	case K_INT:
+		*(int *)((char *)c + op->off) = op->v;
+		break;
+	case K_HELP:
+		fputs(cmd->usage, stdout);
+		return 1;
+	case K_QUIET:
+		pc_quiet = 1;
+		break;
+	case K_PROGRESS:
+		pc_progress_mode = op->v;
+		break;
+	case K_PID:
+		if (num_arg(cmd, "--pid", "a process id", 0, INT32_MAX, &v))
+			return 2;
+		f->has_pid = true;
+		f->pid = (int32_t)v;
+		break;
+	case K_CPU:
+		if (pc_cpuset__parse(&f->cpus, optarg, err, sizeof(err))) {
+			fprintf(stderr, "pmuconv %s: --cpu: %s\n", cmd->name, err);
+			return 2;
+		}
+		f->has_cpu = true;
+		break;
+	case K_TIME:
+		if (pc_time_range__parse(optarg, &f->time_start, &f->time_end, err, sizeof(err))) {
+			fprintf(stderr, "pmuconv %s: --time: %s\n", cmd->name, err);
+			return 2;
+		}
+		f->has_time = true;
+		break;
+	case K_TOP:
+		if (num_arg(cmd, "--top", "a positive count", 1, UINT64_MAX, &v))
+			return 2;
+		c->top = (size_t)v;
+		break;
+	case K_WEIGHT:
+		if (!strcmp(optarg, "period"))
+			f->weight = PC_WEIGHT_PERIOD;
+		else if (!strcmp(optarg, "samples"))
+			f->weight = PC_WEIGHT_SAMPLES;
+		else {
+			fprintf(stderr, "pmuconv %s: --weight is 'period' or 'samples', not '%s'\n",
+				cmd->name, optarg);
+			return 2;
+		}
+		break;
+	case K_PCTLIMIT:
+		errno = 0;
+		c->percent_limit = strtod(optarg, &end);
+		if (*end == '%')
+			end++;
+		if (errno || end == optarg || *end || !(c->percent_limit >= 0) ||
+		    c->percent_limit > 100) {
+			fprintf(stderr,
+				"pmuconv %s: --percent-limit wants a percentage from 0 to 100, got "
+				"'%s'\n",
+				cmd->name, optarg);
+			return 2;
+		}
+		break;
+	case K_FORMAT:
+		if ((c->load.format = pc_format_parse(optarg)) < 0) {
+			fprintf(stderr,
+				"pmuconv %s: unknown --input-format '%s' (auto, pmuprof, "
+				"perf-script, stap, folded)\n",
+				cmd->name, optarg);
+			return 2;
+		}
+		break;
+	case K_CALLGRAPH:
+		if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf")) {
+			fprintf(stderr,
+				"pmuconv %s: --call-graph '%s': want fp (the recorded "
+				"frame-pointer "
+				"walk) or dwarf (unwind the stack copies, the default)\n",
+				cmd->name, optarg);
+			return 2;
+		}
+		f->call_graph_fp = !strcmp(optarg, "fp");
+		break;
+	case K_NODEMANGLE:
+		c->load.sym.no_demangle = 1;
+		f->no_demangle = true;
+		break;
+	}
+	return 0;
+}
+
 int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		 const struct pc_cmd_help *cmd, int min_pos, int max_pos)
 {
-	static const struct option lopts[] = {
-		{"event", required_argument, 0, 'e'},
-		{"output", required_argument, 0, 'o'},
-		{"pid", required_argument, 0, 'p'},
-		{"cpu", required_argument, 0, 'C'},
-		{"top", required_argument, 0, 'n'},
-		{"quiet", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'},
-		{"weight", required_argument, 0, LO_WEIGHT},
-		{"comm", required_argument, 0, LO_COMM},
-		{"kernel-only", no_argument, 0, LO_KONLY},
-		{"user-only", no_argument, 0, LO_UONLY},
-		{"annotate-kernel", no_argument, 0, LO_ANNOTATE},
-		{"no-process", no_argument, 0, LO_NOPROC},
-		{"input-format", required_argument, 0, LO_FORMAT},
-		{"symfs", required_argument, 0, LO_SYMFS},
-		{"vmlinux", required_argument, 0, LO_VMLINUX},
-		{"salvage", no_argument, 0, LO_SALVAGE},
-		{"event-name", required_argument, 0, LO_EVNAME},
-		{"no-offsets", no_argument, 0, LO_NOOFF},
-		{"progress", no_argument, 0, LO_PROGRESS},
-		{"no-progress", no_argument, 0, LO_NOPROGRESS},
-		{"json", no_argument, 0, LO_JSON},
-		{"debug-dir", required_argument, 0, LO_DEBUGDIR},
-		{"svg", required_argument, 0, LO_SVG},
-		{"no-demangle", no_argument, 0, LO_NODEMANGLE},
-		{"buildid-dir", required_argument, 0, LO_BUILDIDDIR},
-		{"time", required_argument, 0, LO_TIME},
-		{"dso", required_argument, 0, 'd'},
-		{"dsos", required_argument, 0, 'd'},
-		{"symbol", required_argument, 0, 'S'},
-		{"symbols", required_argument, 0, 'S'},
-		{"sort", required_argument, 0, 's'},
-		{"percent-limit", required_argument, 0, LO_PCTLIMIT},
-		{"callers", required_argument, 0, LO_CALLERS},
-		{"callees", required_argument, 0, LO_CALLEES},
-		{"call-graph", required_argument, 0, LO_CALLGRAPH},
-		{0, 0, 0, 0},
-	};
+	struct option lopts[PC_ARRAY_SIZE(opts) + 1] = {{0}};
 	struct pc_filter *f = &c->load.filter;
+	const struct pc_opt *op;
 	char err[512] = "";
-	uint64_t v;
-	int o;
+	int o, r;
 
+	for (size_t i = 0; i < PC_ARRAY_SIZE(opts); i++)
+		lopts[i] = (struct option){opts[i].name, opts[i].has_arg, NULL,
+					   opts[i].short_name ? opts[i].short_name : 256 + (int)i};
 	memset(c, 0, sizeof(*c));
 	c->top = 20;
 	optind = 1;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, "e:o:p:C:n:s:d:S:qh", lopts, NULL)) != -1) {
-		unsigned need = 0;
-		switch (o) {
-		case 'h':
-			fputs(cmd->usage, stdout);
-			return 1;
-		case 'q':
-			pc_quiet = 1;
-			break;
-		case 'e':
-			need = OPT_EVENT;
-			f->event = optarg;
-			break;
-		case 'o':
-			need = OPT_OUTPUT;
-			c->out = optarg;
-			break;
-		case 'p':
-			need = OPT_FILTER;
-			if (num_arg(cmd, "--pid", "a process id", 0, INT32_MAX, &v))
-				return 2;
-			f->has_pid = true;
-			f->pid = (int32_t)v;
-			break;
-		case 'C':
-			need = OPT_FILTER;
-			if (pc_cpuset__parse(&f->cpus, optarg, err, sizeof(err))) {
-				fprintf(stderr, "pmuconv %s: --cpu: %s\n", cmd->name, err);
-				return 2;
-			}
-			f->has_cpu = true;
-			break;
-		case LO_TIME:
-			need = OPT_FILTER;
-			if (pc_time_range__parse(optarg, &f->time_start, &f->time_end, err,
-						 sizeof(err))) {
-				fprintf(stderr, "pmuconv %s: --time: %s\n", cmd->name, err);
-				return 2;
-			}
-			f->has_time = true;
-			break;
-		case 'd':
-			need = OPT_FILTER;
-			f->dso = optarg;
-			break;
-		case 'S':
-			need = OPT_FILTER;
-			f->symbol = optarg;
-			break;
-		case 's':
-			need = OPT_SORT;
-			c->sort = optarg;
-			break;
-		case LO_PCTLIMIT: {
-			char *end;
-			need = OPT_SORT;
-			errno = 0;
-			c->percent_limit = strtod(optarg, &end);
-			if (*end == '%')
-				end++;
-			if (errno || end == optarg || *end || !(c->percent_limit >= 0) ||
-			    c->percent_limit > 100) {
-				fprintf(stderr,
-					"pmuconv %s: --percent-limit wants a percentage from 0 to "
-					"100, got '%s'\n",
-					cmd->name, optarg);
-				return 2;
-			}
-			break;
-		}
-		case LO_CALLERS:
-			need = OPT_SORT;
-			c->callers = optarg;
-			break;
-		case LO_CALLEES:
-			need = OPT_SORT;
-			c->callees = optarg;
-			break;
-		case 'n':
-			need = OPT_TOP;
-			if (num_arg(cmd, "--top", "a positive count", 1, UINT64_MAX, &v))
-				return 2;
-			c->top = (size_t)v;
-			break;
-		case LO_WEIGHT:
-			need = OPT_WEIGHT;
-			if (!strcmp(optarg, "period"))
-				f->weight = PC_WEIGHT_PERIOD;
-			else if (!strcmp(optarg, "samples"))
-				f->weight = PC_WEIGHT_SAMPLES;
-			else {
-				fprintf(stderr,
-					"pmuconv %s: --weight is 'period' or 'samples', not '%s'\n",
-					cmd->name, optarg);
-				return 2;
-			}
-			break;
-		case LO_COMM:
-			need = OPT_FILTER;
-			f->comm = optarg;
-			break;
-		case LO_KONLY:
-			need = OPT_FILTER;
-			f->mode = PC_MODE_KERNEL_ONLY;
-			break;
-		case LO_UONLY:
-			need = OPT_FILTER;
-			f->mode = PC_MODE_USER_ONLY;
-			break;
-		case LO_ANNOTATE:
-			need = OPT_ANNOTATE;
-			c->annotate_kernel = 1;
-			break;
-		case LO_NOPROC:
-			need = OPT_ANNOTATE;
-			f->no_process = true;
-			break;
-		case LO_FORMAT:
-			need = OPT_INPUT;
-			c->load.format = pc_format_parse(optarg);
-			if (c->load.format < 0) {
-				fprintf(stderr,
-					"pmuconv %s: unknown --input-format '%s' (auto, pmuprof, "
-					"perf-script, stap, folded)\n",
-					cmd->name, optarg);
-				return 2;
-			}
-			break;
-		case LO_SYMFS:
-			need = OPT_INPUT;
-			c->load.sym.symfs = optarg;
-			break;
-		case LO_VMLINUX:
-			need = OPT_INPUT;
-			c->load.sym.vmlinux = optarg;
-			break;
-		case LO_DEBUGDIR:
-			need = OPT_INPUT;
-			c->load.sym.debug_dir = optarg;
-			break;
-		case LO_SALVAGE:
-			need = OPT_INPUT;
-			f->salvage = true;
-			break;
-		case LO_EVNAME:
-			need = OPT_INPUT;
-			c->load.event_name = optarg;
-			break;
-		case LO_CALLGRAPH:
-			need = OPT_INPUT;
-			if (strcmp(optarg, "fp") && strcmp(optarg, "dwarf")) {
-				fprintf(stderr,
-					"pmuconv %s: --call-graph '%s': want fp (the recorded "
-					"frame-pointer walk) or dwarf (unwind the stack copies, "
-					"the "
-					"default)\n",
-					cmd->name, optarg);
-				return 2;
-			}
-			f->call_graph_fp = !strcmp(optarg, "fp");
-			break;
-		case LO_NODEMANGLE:
-			need = OPT_INPUT;
-			c->load.sym.no_demangle = 1;
-			f->no_demangle = true;
-			break;
-		case LO_BUILDIDDIR:
-			need = OPT_INPUT;
-			c->load.sym.buildid_dir = optarg;
-			break;
-		case LO_NOOFF:
-			need = OPT_INPUT;
-			c->load.sym.no_offsets = 1;
-			break;
-		case LO_PROGRESS:
-			pc_progress_mode = 1;
-			break;
-		case LO_NOPROGRESS:
-			pc_progress_mode = -1;
-			break;
-		case LO_JSON:
-			need = OPT_JSON;
-			c->json = 1;
-			break;
-		case LO_SVG:
-			need = OPT_OUTPUT;
-			c->svg = optarg;
-			break;
-		default:
+		if (!(op = find_opt(o))) {
 			fprintf(stderr, "pmuconv %s: unknown option or missing argument: %s\n",
 				cmd->name, argv[optind - 1]);
 			fprintf(stderr, "see 'pmuconv %s --help'\n", cmd->name);
 			return 2;
 		}
-		if (need && !(allowed & need)) {
+		if ((r = apply(c, op, cmd)))
+			return r;
+		if (op->need && !(allowed & op->need)) {
 			/* the option itself, not its separate argument */
 			const char *opt = optarg && optind >= 2 && optarg == argv[optind - 1]
 						  ? argv[optind - 2]
@@ -345,6 +283,28 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		return 2;
 	}
 	return 0;
+}
+
+int pc_cli_take_flags(int argc, char **argv, const char *const *names, bool *set)
+{
+	int n = 0;
+
+	for (int i = 0; i < argc; i++) {
+		size_t k = 0;
+
+		if (i && !strcmp(argv[i], "--")) { /* the rest are operands */
+			while (i < argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		while (i && names[k] && strcmp(argv[i], names[k]))
+			k++;
+		if (i && names[k])
+			set[k] = true;
+		else
+			argv[n++] = argv[i];
+	}
+	return n;
 }
 
 /* PMUCONV_STATS=1: anonymous memory right after loading, when every table

@@ -79,6 +79,10 @@ struct pc_cmd_help {
 /* Returns 0 to run, 1 if --help was printed, or 2 on a usage error. */
 int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		 const struct pc_cmd_help *cmd, int min_pos, int max_pos);
+/* Take a subcommand's own flags (names[], NULL-terminated; no arguments)
+ * out of argv before pc_cli_parse() sees it, setting set[k] for each found
+ * (none after "--"); returns the new argc. */
+int pc_cli_take_flags(int argc, char **argv, const char *const *names, bool *set);
 /* Load input positional #i into s, printing the error; 0 or exit code 1. */
 int pc_cli_load(struct pc_cli *c, struct pc_set *s, int i);
 /* Open -o OUT (or stdout); NULL after printing an error. */

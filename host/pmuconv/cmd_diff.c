@@ -47,21 +47,11 @@ int cmd_diff(int argc, char **argv)
 	struct diff_row *rows = NULL;
 	size_t nr = 0;
 	FILE *out = NULL;
+	static const char *const own[] = {"--absolute", NULL};
 	bool absolute = false;
-	int r, n = 0;
+	int r;
 
-	for (int i = 0; i < argc; i++) { /* this command's own flag */
-		if (i && !strcmp(argv[i], "--"))
-			for (; i < argc; i++)
-				argv[n++] = argv[i];
-		if (i >= argc)
-			break;
-		if (i && !strcmp(argv[i], "--absolute"))
-			absolute = true;
-		else
-			argv[n++] = argv[i];
-	}
-	argc = n;
+	argc = pc_cli_take_flags(argc, argv, own, &absolute);
 	r = pc_cli_parse(&c, argc, argv,
 			 OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_JSON |
 				 OPT_TOP,

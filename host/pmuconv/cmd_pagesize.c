@@ -75,25 +75,14 @@ int cmd_pagesize(int argc, char **argv)
 {
 	struct pc_cli c;
 	struct pagesize_summary *ps = NULL, *after = NULL;
-	bool together = false, compare = false;
+	static const char *const own[] = {"--together", "--compare", NULL};
+	bool set[2] = {false, false}, together, compare;
 	FILE *out;
-	int r, n = 0;
+	int r;
 
-	/* this command's own flags, before the common parser sees argv */
-	for (int i = 0; i < argc; i++) {
-		if (i && !strcmp(argv[i], "--"))
-			for (; i < argc; i++)
-				argv[n++] = argv[i];
-		if (i >= argc)
-			break;
-		if (i && !strcmp(argv[i], "--together"))
-			together = true;
-		else if (i && !strcmp(argv[i], "--compare"))
-			compare = true;
-		else
-			argv[n++] = argv[i];
-	}
-	argc = n;
+	argc = pc_cli_take_flags(argc, argv, own, set);
+	together = set[0];
+	compare = set[1];
 	r = pc_cli_parse(&c, argc, argv,
 			 OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_JSON,
 			 &help, 1, compare ? 2 : 1);

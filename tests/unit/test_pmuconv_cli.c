@@ -2,13 +2,16 @@
 /*
  * pmuconv's argument parsers, from tables that give the source line, the
  * argument, and the expected result or the expected error: CPU lists
- * (--cpu), time ranges (--time), sort keys (report --sort) and the
- * --dso/--symbol match of a sampled IP.
+ * (--cpu), time ranges (--time), sort keys (report --sort), the
+ * --dso/--symbol match of a sampled IP, and the common option parser.
  */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "host/pmuconv/cli.h"
 #include "host/pmuconv/filterspec.h"
 #include "host/pmuconv/sorttab.h"
 #include "host/pmuconv/where.h"
@@ -195,6 +198,191 @@ START_TEST(test_where_match)
 }
 END_TEST
 
+/* ---- the common option parser (pc_cli_parse) -------------------------- */
+
+static const struct {
+	int line;
+	const char *args; /* after the subcommand, split at spaces */
+	unsigned allowed;
+	int ret;
+	const char *want; /* ret 0: the fields set (summary()); else the stderr text */
+} parse_cases[] = {
+	{__LINE__, "", 0, 0, "top=20"},
+	{__LINE__, "-e cycles -o out.txt a.pmu", OPT_EVENT | OPT_OUTPUT, 0,
+	 "ev=cycles out=out.txt top=20 pos=a.pmu"},
+	{__LINE__, "--event=x --output - --svg s.svg", OPT_EVENT | OPT_OUTPUT, 0,
+	 "ev=x out=- svg=s.svg top=20"},
+	{__LINE__, "-p 42 --comm app -C 0-1 --time 1,2 -d libc.so -S main --kernel-only",
+	 OPT_FILTER, 0,
+	 "top=20 pid=42 comm=app cpu time=1000000000-2000000999 dso=libc.so sym=main mode=1"},
+	{__LINE__, "--dsos a --symbols b --user-only", OPT_FILTER, 0, "top=20 dso=a sym=b mode=2"},
+	{__LINE__, "--weight samples -n 5 --json", OPT_WEIGHT | OPT_TOP | OPT_JSON, 0,
+	 "json top=5 weight=1"},
+	{__LINE__, "--annotate-kernel --no-process", OPT_ANNOTATE, 0, "top=20 annotate noproc"},
+	{__LINE__, "-s sym,dso --percent-limit 2.5% --callers f --callees g", OPT_SORT, 0,
+	 "top=20 sort=sym,dso pct=2.5 callers=f callees=g"},
+	{__LINE__,
+	 "--input-format folded --vmlinux vm --salvage --event-name E --no-offsets --no-demangle "
+	 "--call-graph fp --debug-dir /d",
+	 OPT_INPUT, 0,
+	 "top=20 salvage nodemangle fp fmt=4 vmlinux=vm debugdir=/d evname=E nooffsets"},
+	{__LINE__, "-q --progress a b", 0, 0, "top=20 pos=a pos=b quiet progress=1"},
+	{__LINE__, "--no-progress", 0, 0, "top=20 progress=-1"},
+	{__LINE__, "-h", 0, 1, ""},
+	{__LINE__, "--bogus", ~0u, 2,
+	 "pmuconv t: unknown option or missing argument: --bogus\nsee 'pmuconv t --help'\n"},
+	{__LINE__, "-e", ~0u, 2,
+	 "pmuconv t: unknown option or missing argument: -e\n"
+	 "see 'pmuconv t --help'\n"},
+	{__LINE__, "-e cycles", OPT_OUTPUT, 2,
+	 "pmuconv t: option -e does not apply here; see 'pmuconv t --help'\n"},
+	{__LINE__, "--json", OPT_OUTPUT, 2,
+	 "pmuconv t: option --json does not apply here; see 'pmuconv t --help'\n"},
+	{__LINE__, "--pid x", ~0u, 2, "pmuconv t: --pid wants a process id, got 'x'\n"},
+	{__LINE__, "--top 0", ~0u, 2, "pmuconv t: --top wants a positive count, got '0'\n"},
+	{__LINE__, "--weight w", ~0u, 2, "pmuconv t: --weight is 'period' or 'samples', not 'w'\n"},
+	{__LINE__, "--percent-limit 101", ~0u, 2,
+	 "pmuconv t: --percent-limit wants a percentage from 0 to 100, got '101'\n"},
+	{__LINE__, "--input-format x", ~0u, 2,
+	 "pmuconv t: unknown --input-format 'x' (auto, pmuprof, perf-script, stap, folded)\n"},
+	{__LINE__, "--call-graph lbr", ~0u, 2,
+	 "pmuconv t: --call-graph 'lbr': want fp (the recorded frame-pointer walk) or dwarf "
+	 "(unwind the stack copies, the default)\n"},
+	{__LINE__, "a b c", ~0u, 2, "pmuconv t: too many arguments ('c'); see --help\n"},
+};
+
+#define ADD(...) (n += snprintf(out + n, len - n, __VA_ARGS__))
+static void summary(const struct pc_cli *c, char *out, size_t len)
+{
+	const struct pc_filter *f = &c->load.filter;
+	size_t n = 0;
+
+	out[0] = 0;
+	if (f->event)
+		ADD("ev=%s ", f->event);
+	if (c->out)
+		ADD("out=%s ", c->out);
+	if (c->svg)
+		ADD("svg=%s ", c->svg);
+	if (c->json)
+		ADD("json ");
+	ADD("top=%zu ", c->top);
+	if (f->has_pid)
+		ADD("pid=%d ", f->pid);
+	if (f->comm)
+		ADD("comm=%s ", f->comm);
+	if (f->has_cpu)
+		ADD("cpu ");
+	if (f->has_time)
+		ADD("time=%llu-%llu ", (unsigned long long)f->time_start,
+		    (unsigned long long)f->time_end);
+	if (f->dso)
+		ADD("dso=%s ", f->dso);
+	if (f->symbol)
+		ADD("sym=%s ", f->symbol);
+	if (f->mode)
+		ADD("mode=%d ", f->mode);
+	if (f->weight)
+		ADD("weight=%d ", f->weight);
+	if (c->annotate_kernel)
+		ADD("annotate ");
+	if (f->no_process)
+		ADD("noproc ");
+	if (c->sort)
+		ADD("sort=%s ", c->sort);
+	if (c->percent_limit)
+		ADD("pct=%g ", c->percent_limit);
+	if (c->callers)
+		ADD("callers=%s ", c->callers);
+	if (c->callees)
+		ADD("callees=%s ", c->callees);
+	if (f->salvage)
+		ADD("salvage ");
+	if (f->no_demangle && c->load.sym.no_demangle)
+		ADD("nodemangle ");
+	if (f->call_graph_fp)
+		ADD("fp ");
+	if (c->load.format)
+		ADD("fmt=%d ", c->load.format);
+	if (c->load.sym.vmlinux)
+		ADD("vmlinux=%s ", c->load.sym.vmlinux);
+	if (c->load.sym.debug_dir)
+		ADD("debugdir=%s ", c->load.sym.debug_dir);
+	if (c->load.event_name)
+		ADD("evname=%s ", c->load.event_name);
+	if (c->load.sym.no_offsets)
+		ADD("nooffsets ");
+	for (int i = 0; i < c->npos; i++)
+		ADD("pos=%s ", c->pos[i]);
+	if (pc_quiet)
+		ADD("quiet ");
+	if (pc_progress_mode)
+		ADD("progress=%d ", pc_progress_mode);
+	if (n)
+		out[n - 1] = 0;
+}
+
+START_TEST(test_cli_parse)
+{
+	static const struct pc_cmd_help help = {"t", ""};
+	char buf[512], *argv[32], got[512], *err = NULL;
+	size_t errlen = 0;
+	int argc = 0, r;
+	struct pc_cli c;
+	FILE *saved = stderr;
+
+	snprintf(buf, sizeof(buf), "t %s", parse_cases[_i].args);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	pc_quiet = 0;
+	pc_progress_mode = 0;
+	stderr = open_memstream(&err, &errlen);
+	r = pc_cli_parse(&c, argc, argv, parse_cases[_i].allowed, &help, 0, 2);
+	fclose(stderr);
+	stderr = saved;
+	ck_assert_msg(r == parse_cases[_i].ret, "line %d: returned %d (%s)", parse_cases[_i].line,
+		      r, err);
+	if (r == 0)
+		summary(&c, got, sizeof(got));
+	ck_assert_msg(!strcmp(r ? err : got, parse_cases[_i].want), "line %d: got '%s'",
+		      parse_cases[_i].line, r ? err : got);
+	free(err);
+}
+END_TEST
+
+/* A subcommand's own flags taken out before the common parser. */
+static const struct {
+	int line;
+	const char *args, *left, *set; /* set: "10" = --together, not --compare */
+} take_cases[] = {
+	{__LINE__, "t a.pmu", "t a.pmu", "00"},
+	{__LINE__, "t --together a.pmu", "t a.pmu", "10"},
+	{__LINE__, "t --compare a b --together", "t a b", "11"},
+	{__LINE__, "t a -- --compare", "t a -- --compare", "00"},
+	{__LINE__, "t --together=x --compar", "t --together=x --compar", "00"},
+};
+
+START_TEST(test_take_flags)
+{
+	static const char *const own[] = {"--together", "--compare", NULL};
+	char buf[256], *argv[16], left[256] = "", set[3];
+	bool on[2] = {false, false};
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", take_cases[_i].args);
+	for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argc = pc_cli_take_flags(argc, argv, own, on);
+	for (int i = 0; i < argc; i++)
+		snprintf(left + strlen(left), sizeof(left) - strlen(left), "%s%s", i ? " " : "",
+			 argv[i]);
+	snprintf(set, sizeof(set), "%d%d", on[0], on[1]);
+	ck_assert_msg(!strcmp(left, take_cases[_i].left) && !strcmp(set, take_cases[_i].set),
+		      "line %d: left '%s', set %s", take_cases[_i].line, left, set);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv_cli");
@@ -207,6 +395,10 @@ static Suite *suite(void)
 			    (int)(sizeof(sort_cases) / sizeof(sort_cases[0])));
 	tcase_add_loop_test(t, test_where_match, 0,
 			    (int)(sizeof(match_cases) / sizeof(match_cases[0])));
+	tcase_add_loop_test(t, test_cli_parse, 0,
+			    (int)(sizeof(parse_cases) / sizeof(parse_cases[0])));
+	tcase_add_loop_test(t, test_take_flags, 0,
+			    (int)(sizeof(take_cases) / sizeof(take_cases[0])));
 	suite_add_tcase(s, t);
 	return s;
 }
