@@ -2,7 +2,8 @@
 #
 #   make            module + pmuctl + pmuconv
 #   make deps       install build/test dependencies (apt-get), fetch guest kernel
-#   make check      deps + build + unit tests + VM tests; ends "N passed, N failed"
+#   make check      deps, format-check, build, lint, unit tests, VM tests; ends
+#                   "N passed, N failed"
 #   make demo       deps + build + profile the demo workload in a VM -> out/demo/
 #   make vm-test T=NAME   one VM scenario;  make vm-shell   interactive guest
 #   make qemu-pmu   build (once, cached) QEMU with the emulated-PMU series
@@ -66,7 +67,46 @@ $(BUILD)/gobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
-include kernel/core.mk $(sort $(wildcard */build.mk */*/build.mk */*/*/build.mk tests/unit/*.mk))
+# Canned recipes: a fragment's rule names the output and its inputs, and
+# says $(link) (host program), $(link-static) (static guest program) or
+# $(archive); libraries come from the rule's private LDLIBS.
+define link
+@mkdir -p $(dir $@)
+$(CC) $(LDFLAGS_SAN) -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+endef
+define link-static
+@mkdir -p $(dir $@)
+$(CC) -static -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+endef
+define archive
+@mkdir -p $(dir $@)
+rm -f $@ && ar rcs $@ $^
+endef
+
+# A unit test is the Check program $(BUILD)/tests/unit/test_NAME from
+# tests/unit/test_NAME.c; its fragment adds it to UNIT_TESTS and lists the
+# objects it links as prerequisites (and LDLIBS, if any).
+EXTRA_CFLAGS_tests_unit_ += $(CHECK_CFLAGS)
+$(BUILD)/tests/unit/test_%: $(BUILD)/obj/tests/unit/test_%.o
+	$(link) $(CHECK_LIBS)
+
+# Static one-file guest workloads: frame pointers everywhere and -O1 so user
+# stacks walk and hot functions stay recognisable.
+WORKLOAD_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-std=gnu11 -D_GNU_SOURCE $(WARN) -I$(CURDIR)
+define workload
+@mkdir -p $(dir $@)
+$(CC) $(WORKLOAD_CFLAGS) -static -o $@ $< $(LDLIBS)
+endef
+
+# Fragments that define what others link are read first, the rest in path
+# order (each once: no include guards).
+FIRST_FRAGMENTS := kernel/core.mk lib/pmufile/build.mk tests/tools/build.mk tests/unit/plattest.mk \
+	host/pmuconv/build.mk
+include $(FIRST_FRAGMENTS) $(filter-out $(FIRST_FRAGMENTS),\
+	$(sort $(wildcard */build.mk */*/build.mk */*/*/build.mk tests/unit/*.mk)))
+# Unit-test objects are kept (not intermediate files for make to delete).
+.SECONDARY: $(patsubst $(BUILD)/tests/unit/%,$(BUILD)/obj/tests/unit/%.o,$(UNIT_TESTS))
 -include $(shell find $(BUILD)/obj $(BUILD)/gobj -name '*.d' 2>/dev/null)
 
 userspace: $(BINS)
@@ -104,8 +144,11 @@ unit: $(UNIT_TESTS)
 qemu-pmu:
 	@sh tests/vm/qemu-pmu/build.sh >/dev/null
 
+# The cheap static checks first: clang-format, then (once objects exist) circles.
 check: deps
+	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory all guest-bins unit qemu-pmu
+	@$(MAKE) --no-print-directory lint
 	@sh tests/run-all.sh
 
 demo: deps

@@ -4,8 +4,8 @@ RINGBENCH := $(BUILD)/bench/ringbench
 BENCH_BINS += $(RINGBENCH)
 
 $(RINGBENCH): $(BUILD)/obj/bench/ring/ringbench.o $(BUILD)/obj/kernel/nmi/ring.o
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ -lpthread
+	$(link)
+$(RINGBENCH): private LDLIBS := -lpthread
 
 .PHONY: bench-ring
 bench-ring: $(RINGBENCH)

@@ -3,10 +3,6 @@
 #   pmustats       session stats + handler-time percentiles of pmuprof data files
 #   perfscriptgen  synthetic `perf script` text for the converter benchmark
 # `make bench-bins` builds these, the bench workload and the ring benchmark.
-ifneq ($(wildcard lib/pmufile/build.mk),)
-include lib/pmufile/build.mk
-endif
-
 BENCH_TOOL_DIR := $(BUILD)/bench
 BENCHTIME := $(BENCH_TOOL_DIR)/benchtime
 BENCHTIME_GUEST := $(BENCH_TOOL_DIR)/guest/benchtime
@@ -14,21 +10,11 @@ PMUSTATS := $(BENCH_TOOL_DIR)/pmustats
 PERFSCRIPTGEN := $(BENCH_TOOL_DIR)/perfscriptgen
 BENCH_GUEST_BINS += $(BENCHTIME_GUEST)
 
-$(BENCHTIME): $(BUILD)/obj/bench/tools/benchtime.o
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
-
+$(BENCHTIME) $(PMUSTATS) $(PERFSCRIPTGEN): $(BENCH_TOOL_DIR)/%: $(BUILD)/obj/bench/tools/%.o
+	$(link)
+$(PMUSTATS): $(PMUFILE_LIB)
 $(BENCHTIME_GUEST): $(BUILD)/gobj/bench/tools/benchtime.o
-	@mkdir -p $(dir $@)
-	$(CC) -static -o $@ $^
-
-$(PMUSTATS): $(BUILD)/obj/bench/tools/pmustats.o $(PMUFILE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
-
-$(PERFSCRIPTGEN): $(BUILD)/obj/bench/tools/perfscriptgen.o
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(link-static)
 
 # Everything bench/run.sh needs besides `all guest-bins` (paths spelled out
 # because fragments are read in path order, before or after this one).

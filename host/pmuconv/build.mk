@@ -5,14 +5,6 @@
 # symbols, so the objects are linked directly (not from an archive, which
 # would not pull members for weak references).
 
-ifneq ($(wildcard lib/pmufile/build.mk),)
-include lib/pmufile/build.mk
-PMUCONV_PMUFILE_LIB := $(PMUFILE_LIB)
-else
-EXTRA_CFLAGS_host_pmuconv_ += -DPMUCONV_NO_PMUFILE
-PMUCONV_PMUFILE_LIB :=
-endif
-
 PMUCONV := $(BUILD)/bin/pmuconv
 PMUCONV_ALL_SRCS := $(sort $(wildcard host/pmuconv/*.c))
 PMUCONV_RENDER_SRCS := $(filter host/pmuconv/render_%.c,$(PMUCONV_ALL_SRCS))
@@ -55,10 +47,9 @@ $(BUILD)/gen-obj/profile.pb-c.o: $(PMUCONV_PB).c $(PMUCONV_PB).h
 	$(CC) $(CFLAGS) -std=gnu11 -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/obj/host/pmuconv/export_pprof.o: $(PMUCONV_PB).h
 
-$(PMUCONV): $(PMUCONV_OBJS) $(PMUCONV_PMUFILE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $(PMUCONV_OBJS) $(PMUCONV_PMUFILE_LIB) $(PMUCONV_LIBS) \
-		$(PMUCONV_EXPORT_LIBS)
+$(PMUCONV): $(PMUCONV_OBJS) $(PMUFILE_LIB)
+	$(link)
+$(PMUCONV): private LDLIBS := $(PMUCONV_LIBS) $(PMUCONV_EXPORT_LIBS)
 
 .PHONY: pmuconv
 pmuconv: $(PMUCONV)

@@ -10,8 +10,6 @@ DECODE_CORPUS_GEN := $(BUILD)/tests/decode/corpus-gen.s
 DECODE_CORPUS_OBJ := $(BUILD)/tests/decode/corpus.o
 DECODE_PLAT_MEM := $(BUILD)/obj/tests/unit/platform_test_mem.o
 
-EXTRA_CFLAGS_tests_unit_ += $(CHECK_CFLAGS)
-
 $(DECODE_CORPUS_GEN): tests/data/decode/corpus.s tests/data/decode/gen-corpus.awk
 	@mkdir -p $(dir $@)
 	awk -f tests/data/decode/gen-corpus.awk $< > $@.tmp && mv $@.tmp $@
@@ -21,21 +19,8 @@ $(DECODE_CORPUS_OBJ): $(DECODE_CORPUS_GEN)
 
 UNIT_TESTS += $(BUILD)/tests/unit/test_decode $(BUILD)/tests/unit/test_pagewalk \
 	$(BUILD)/tests/unit/test_dataaddr
-
-$(BUILD)/tests/unit/test_decode: $(BUILD)/obj/tests/unit/test_decode.o \
-		$(BUILD)/obj/kernel/nmi/x86_decode.o $(BUILD)/obj/kernel/nmi/x86_opcode_map.o \
-		$(DECODE_CORPUS_OBJ)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
-
-$(BUILD)/tests/unit/test_pagewalk: $(BUILD)/obj/tests/unit/test_pagewalk.o \
-		$(BUILD)/obj/kernel/nmi/pagewalk.o $(DECODE_PLAT_MEM)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
-
-$(BUILD)/tests/unit/test_dataaddr: $(BUILD)/obj/tests/unit/test_dataaddr.o \
-		$(BUILD)/obj/kernel/nmi/dataaddr.o $(BUILD)/obj/kernel/nmi/x86_decode.o \
-		$(BUILD)/obj/kernel/nmi/x86_opcode_map.o $(BUILD)/obj/kernel/nmi/pagewalk.o \
-		$(DECODE_PLAT_MEM)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
+DECODER_OBJS := $(BUILD)/obj/kernel/nmi/x86_decode.o $(BUILD)/obj/kernel/nmi/x86_opcode_map.o
+$(BUILD)/tests/unit/test_decode: $(DECODER_OBJS) $(DECODE_CORPUS_OBJ)
+$(BUILD)/tests/unit/test_pagewalk: $(BUILD)/obj/kernel/nmi/pagewalk.o $(DECODE_PLAT_MEM)
+$(BUILD)/tests/unit/test_dataaddr: $(BUILD)/obj/kernel/nmi/dataaddr.o $(DECODER_OBJS) \
+	$(BUILD)/obj/kernel/nmi/pagewalk.o $(DECODE_PLAT_MEM)

@@ -1,10 +1,6 @@
 # pmuctl's on-demand kernel symbols (userspace/pmuctl/ksyms.c): which
 # kallsyms lines a recording carries, written through lib/pmufile and read
 # back.
-ifneq ($(PMUFILE_LIB),)
 UNIT_TESTS += $(BUILD)/tests/unit/test_ksyms
-$(BUILD)/tests/unit/test_ksyms: $(BUILD)/obj/tests/unit/test_ksyms.o \
-		$(BUILD)/obj/userspace/pmuctl/ksyms.o $(BUILD)/obj/userspace/pmuctl/util.o $(PMUFILE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(CHECK_LIBS)
-endif
+$(BUILD)/tests/unit/test_ksyms: $(BUILD)/obj/userspace/pmuctl/ksyms.o \
+	$(BUILD)/obj/userspace/pmuctl/util.o $(PMUFILE_LIB)

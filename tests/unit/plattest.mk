@@ -2,5 +2,6 @@
 PLATTEST_SRCS := $(sort $(wildcard tests/unit/platform_test_*.c))
 PLATTEST_LIB := $(BUILD)/tests/unit/libplattest.a
 $(PLATTEST_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(PLATTEST_SRCS))
-	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(archive)
+# The register-level PMU model (tests/unit/pmu_model.c), with libplattest.a.
+PMU_MODEL_OBJS := $(BUILD)/obj/tests/unit/pmu_model.o

@@ -2,21 +2,15 @@
 # parsers (table driven), format detection, report arithmetic, and ELF
 # symbol lookup on test ELFs built at test time (gcc, objcopy).
 UNIT_TESTS += $(BUILD)/tests/unit/test_pmuconv
-$(BUILD)/tests/unit/test_pmuconv: $(BUILD)/obj/tests/unit/test_pmuconv.o $(PMUCONV_CORE_OBJS) \
-		$(PMUCONV_PMUFILE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(PMUCONV_LIBS) $(CHECK_LIBS) -ldl
-EXTRA_CFLAGS_tests_unit_ += $(CHECK_CFLAGS)
+$(BUILD)/tests/unit/test_pmuconv: $(PMUCONV_CORE_OBJS) $(PMUFILE_LIB)
+$(BUILD)/tests/unit/test_pmuconv: private LDLIBS := $(PMUCONV_LIBS) -ldl
 
 # mkdata: writes pmuprof files from text specs for the expected-output suite
 # (tests/suites/pmuconv_expected.sh).
 PMUCONV_MKDATA := $(BUILD)/tests/pmuconv_mkdata
-$(PMUCONV_MKDATA): $(BUILD)/obj/tests/data/pmuconv/mkdata.o $(PMUCONV_PMUFILE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^
-ifneq ($(PMUCONV_PMUFILE_LIB),)
+$(PMUCONV_MKDATA): $(BUILD)/obj/tests/data/pmuconv/mkdata.o $(PMUFILE_LIB)
+	$(link)
 unit: $(PMUCONV_MKDATA)
-endif
 
 # Fuzz targets for pmuconv's text parsers (tests/fuzz/fuzz_perfscript.c,
 # fuzz_stap.c). Replay binaries (gcc + ASan/UBSan, the shared
@@ -43,9 +37,7 @@ $(BUILD)/tests/fuzz/replay_stap: tests/fuzz/fuzz_stap.c tests/fuzz/fuzz_perfscri
 		tests/fuzz/fuzz_stap.c tests/fuzz/fuzz_perfscript.c tests/fuzz/replay_main.c \
 		$(PMUCONV_FUZZ_SRCS) $(PMUCONV_LIBS)
 
-ifneq ($(wildcard tests/fuzz/replay_main.c),)
 unit: $(PMUCONV_REPLAYS)
-endif
 
 $(BUILD)/fuzz/fuzz_perfscript $(BUILD)/fuzz/fuzz_stap: $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c \
 		tests/fuzz/fuzz_perfscript.c $(PMUCONV_FUZZ_SRCS)

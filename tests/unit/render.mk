@@ -3,10 +3,7 @@
 # The renderers are linked directly (their objects), with pmuconv's core
 # objects from host/pmuconv/build.mk. `test_render --emit DIR` also writes
 # the hostile-name files that tests/suites/render_xml.sh checks with xmllint.
-RENDER_TEST_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard host/pmuconv/render_*.c)))
 UNIT_TESTS += $(BUILD)/tests/unit/test_render
-$(BUILD)/tests/unit/test_render: $(BUILD)/obj/tests/unit/test_render.o $(RENDER_TEST_OBJS) \
-		$(PMUCONV_CORE_OBJS) $(PMUCONV_PMUFILE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(PMUCONV_LIBS) $(CHECK_LIBS)
-EXTRA_CFLAGS_tests_unit_ += $(CHECK_CFLAGS)
+$(BUILD)/tests/unit/test_render: $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_RENDER_SRCS)) \
+	$(PMUCONV_CORE_OBJS) $(PMUFILE_LIB)
+$(BUILD)/tests/unit/test_render: private LDLIBS := $(PMUCONV_LIBS)

@@ -11,12 +11,9 @@ $(BUILD)/obj/tests/unit/ring_hooked.o: $(RING_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -DRING_TEST_HOOKS -c $< -o $@
 
-$(BUILD)/obj/tests/unit/test_ring.o: USER_CFLAGS += $(CHECK_CFLAGS) -DRING_TEST_HOOKS
-
-$(BUILD)/tests/unit/test_ring: $(BUILD)/obj/tests/unit/test_ring.o \
-		$(BUILD)/obj/tests/unit/ring_hooked.o
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(CHECK_LIBS) -lpthread -lrt
+$(BUILD)/obj/tests/unit/test_ring.o: USER_CFLAGS += -DRING_TEST_HOOKS
+$(BUILD)/tests/unit/test_ring: $(BUILD)/obj/tests/unit/ring_hooked.o
+$(BUILD)/tests/unit/test_ring: private LDLIBS := -lpthread -lrt
 
 .PHONY: ring-tsan
 ring-tsan: $(BUILD)/tests/unit/test_ring_tsan

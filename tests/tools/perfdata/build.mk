@@ -3,12 +3,11 @@
 # output. Not in sanitizer builds (no static ASan).
 ifneq ($(SAN),1)
 PERFDATA_GUEST := $(BUILD)/guest/pmuconv-perfdata
-PERFDATA_GUEST_OBJS := $(BUILD)/obj/tests/tools/perfdata/guest_export.o \
-	$(addprefix $(BUILD)/obj/host/pmuconv/,export_perfdata.o perfdata.o symbolize.o demangle.o \
-	util.o hashtab.o pcagg.o)
-$(PERFDATA_GUEST): $(PERFDATA_GUEST_OBJS) $(PMUCONV_PMUFILE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) -static -o $@ $^ $(shell pkg-config --static --libs libelf 2>/dev/null || echo -lelf -lz) \
-		-liberty -lm
 GUEST_BINS += $(PERFDATA_GUEST)
+$(PERFDATA_GUEST): $(BUILD)/obj/tests/tools/perfdata/guest_export.o \
+	$(addprefix $(BUILD)/obj/host/pmuconv/,export_perfdata.o perfdata.o symbolize.o demangle.o \
+	util.o hashtab.o pcagg.o) $(PMUFILE_LIB)
+	$(link-static)
+$(PERFDATA_GUEST): private LDLIBS := $(shell pkg-config --static --libs libelf 2>/dev/null || \
+	echo -lelf -lz) -liberty -lm
 endif
