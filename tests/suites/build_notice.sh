@@ -10,7 +10,7 @@ out=$(mktemp "${TMPDIR:-/tmp}/build_notice.XXXXXX")
 trap 'rm -f "$out"' EXIT
 if ! make --no-print-directory -s module >"$out" 2>&1; then
 	if grep -q 'kernel headers not found' "$out"; then
-		echo "SKIP: build_notice (no kernel headers: $(head -n 1 "$out"))"
+		echo "FAIL: build_notice (no kernel headers: $(head -n 1 "$out"))"
 		exit 0
 	fi
 	ko make-module "$(tail -n 2 "$out" | tr '\n' ' ')"

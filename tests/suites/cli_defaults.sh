@@ -18,7 +18,7 @@ ok() { echo "PASS: cli_defaults/$1"; }
 ko() { echo "FAIL: cli_defaults/$1 ($2)"; }
 for b in "$PMUCONV" "$PMUCTL"; do
 	if [ ! -x "$b" ]; then
-		echo "SKIP: cli_defaults (no $b; run make)"
+		echo "FAIL: cli_defaults (no $b; run make)"
 		exit 0
 	fi
 done

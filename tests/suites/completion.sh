@@ -9,12 +9,12 @@ BUILD=${BUILD:-$ROOT/build}
 ok() { echo "PASS: completion/$1"; }
 ko() { echo "FAIL: completion/$1 ($2)"; }
 if ! command -v bash >/dev/null; then
-	echo "SKIP: completion (no bash)"
+	echo "FAIL: completion (no bash)"
 	exit 0
 fi
 for b in pmuctl pmuconv; do
 	if [ ! -x "$BUILD/bin/$b" ]; then
-		echo "SKIP: completion (no $BUILD/bin/$b; run make)"
+		echo "FAIL: completion (no $BUILD/bin/$b; run make)"
 		exit 0
 	fi
 done

@@ -46,7 +46,7 @@ mkdir -p "$DATA"
 replay corpus "$CORPUS"
 
 if [ ! -x "$PMUGEN" ]; then
-	echo "SKIP: fuzz_replay_pmufile/damaged (no $PMUGEN; run make unit)"
+	echo "FAIL: fuzz_replay_pmufile/damaged (no $PMUGEN; run make unit)"
 	exit 0
 fi
 gen=$DATA/damaged

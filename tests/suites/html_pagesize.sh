@@ -7,38 +7,12 @@
 # bars, the kernel view's zeroing line, no JS errors, and the how-to line
 # for a recording without data addresses (see the script's header).
 # Needs /usr/bin/chromium, node, and playwright-core in ~/.cache/pmuprof/npm
-# (scripts/npm-deps.sh, run by make deps); SKIPs with the reason otherwise.
+# (scripts/npm-deps.sh, run by make deps); FAILs with the reason otherwise.
 #
-# Prints PASS/FAIL/SKIP lines; always exits 0.
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
-PMUCONV=$BUILD/bin/pmuconv
-MKDATA=$BUILD/tests/pmuconv_mkdata
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-NPM_CACHE=${PMUPROF_NPM_CACHE:-${HOME:-/root}/.cache/pmuprof/npm}
-W=$BUILD/tests/html_pagesize
+# Prints PASS/FAIL lines; always exits 0.
 S=html_pagesize
-
-if [ ! -x "$CHROMIUM" ]; then
-	echo "SKIP: $S (no $CHROMIUM; apt-get install chromium, or make deps)"
-	exit 0
-fi
-if ! command -v node >/dev/null 2>&1; then
-	echo "SKIP: $S (node not installed; apt-get install nodejs, or make deps)"
-	exit 0
-fi
-if [ ! -f "$NPM_CACHE/node_modules/playwright-core/package.json" ]; then
-	echo "SKIP: $S (playwright-core not in $NPM_CACHE; run sh scripts/npm-deps.sh)"
-	exit 0
-fi
-for b in "$PMUCONV" "$MKDATA"; do
-	if [ ! -x "$b" ]; then
-		echo "SKIP: $S (no $b; run make all unit)"
-		exit 0
-	fi
-done
-rm -rf "$W"
-mkdir -p "$W"
+. "$(dirname "$0")/lib/browser.sh"
+browser_setup || exit 0
 D=$ROOT/tests/data/pmuconv
 if ! (cd "$W" && cp "$D/native_hugepages/kallsyms.txt" . &&
 	"$MKDATA" "$D/native_hugepages/spec.txt" pages.pmu &&
@@ -52,9 +26,5 @@ for p in pages nodata; do
 		exit 0
 	fi
 done
-# A hung browser must not hang make check: the backstop for the whole run.
-NODE_PATH=$NPM_CACHE/node_modules CHROMIUM=$CHROMIUM timeout -k 5 120 node \
-	"$ROOT/tests/browser/pagesize_check.js" "$W/pages.html" "$W/nodata.html" "$W" 2>"$W/node.err"
-rc=$?
-[ "$rc" = 0 ] || echo "FAIL: $S/node (exit $rc: $(tail -n 1 "$W/node.err"))"
+browser_run pagesize_check.js "$W/pages.html" "$W/nodata.html" "$W"
 exit 0

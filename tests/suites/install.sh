@@ -47,7 +47,7 @@ if [ -d "$KDIR" ]; then
 	fi
 	rm -rf "$B"
 else
-	echo "SKIP: install/dkms-tree-builds (no kernel headers at $KDIR)"
+	echo "FAIL: install/dkms-tree-builds (no kernel headers at $KDIR; make deps)"
 fi
 if command -v man >/dev/null 2>&1; then
 	MANWIDTH=80 man -l "$D/usr/share/man/man1/pmuctl.1" >/dev/null 2>&1 && ok man-renders ||

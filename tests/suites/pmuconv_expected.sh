@@ -23,7 +23,7 @@ SRC_ROOT=$ROOT
 export PMUCONV_BIN MKDATA SRC_ROOT LC_ALL=C
 
 if [ ! -x "$PMUCONV_BIN" ]; then
-	echo "SKIP: pmuconv_expected (no $PMUCONV_BIN; run make)"
+	echo "FAIL: pmuconv_expected (no $PMUCONV_BIN; run make)"
 	exit 0
 fi
 
@@ -39,7 +39,7 @@ for c in $cases; do
 	if [ -f "$src/gen.sh" ]; then
 		if ! (cd "$work" && sh ./gen.sh >gen.log 2>&1); then
 			if grep -q '^SKIP' "$work/gen.log" 2>/dev/null; then
-				echo "SKIP: pmuconv/$c ($(grep '^SKIP' "$work/gen.log" | head -1))"
+				echo "FAIL: pmuconv/$c ($(grep '^SKIP' "$work/gen.log" | head -1))"
 				rm -rf "$work"
 				continue
 			fi
@@ -47,7 +47,7 @@ for c in $cases; do
 		fi
 	elif [ -f "$src/spec.txt" ]; then
 		if [ ! -x "$MKDATA" ]; then
-			echo "SKIP: pmuconv/$c (no $MKDATA; run make unit)"
+			echo "FAIL: pmuconv/$c (no $MKDATA; run make unit)"
 			rm -rf "$work"
 			continue
 		fi

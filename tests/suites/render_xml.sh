@@ -19,10 +19,10 @@ S=render_xml
 
 pass() { echo "PASS: $S/$1"; }
 fail() { echo "FAIL: $S/$1 ($2)"; }
-skip() { echo "SKIP: $S/$1 ($2)"; }
+unmet() { echo "FAIL: $S/$1 ($2)"; }
 
 if ! command -v xmllint >/dev/null 2>&1; then
-	skip all "xmllint not installed (apt-get install libxml2-utils, or make deps)"
+	unmet all "xmllint not installed (apt-get install libxml2-utils, or make deps)"
 	exit 0
 fi
 for b in "$PMUCONV" "$TR"; do
@@ -294,7 +294,7 @@ if [ -x "$PMUGEN" ] || make -s "$PMUGEN" >/dev/null 2>&1; then
 		fail pagesize/render "pmuconv pagesize --svg failed: $(head -n 1 "$W/pages.txt")"
 	fi
 else
-	skip html "pmugen not built"
+	unmet html "pmugen not built"
 fi
 
 # ---- 5. differential flamegraph -------------------------------------------------
@@ -358,7 +358,7 @@ if command -v node >/dev/null 2>&1 && [ -f "$W/tree/cycles.svg" ]; then
 		fail "script/syntax" "$(printf '%s' "$err" | head -n 3 | tr '\n' ' ')"
 	fi
 else
-	skip "script/syntax" "node not installed"
+	unmet "script/syntax" "node not installed"
 fi
 # the HTML page's script: flame.js followed by report.js
 if command -v node >/dev/null 2>&1 && [ -f "$W/rec.html" ]; then
@@ -369,6 +369,6 @@ if command -v node >/dev/null 2>&1 && [ -f "$W/rec.html" ]; then
 		fail "script/html_page_syntax" "$(printf '%s' "$err" | head -n 3 | tr '\n' ' ')"
 	fi
 else
-	skip "script/html_page_syntax" "node not installed"
+	unmet "script/html_page_syntax" "node not installed"
 fi
 exit 0

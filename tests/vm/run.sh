@@ -359,6 +359,16 @@ now() {
 	date +%s.%N
 }
 
+# unskip: stdin to stdout; without a hardware prerequisite ($hw empty) a
+# sub-check's SKIP line becomes a FAIL line.
+unskip() {
+	if [ -n "$hw" ]; then
+		cat
+	else
+		sed 's/^SKIP: \(.*\)$/FAIL: \1 [a skip without a hardware prerequisite in "# needs:"]/'
+	fi
+}
+
 # run_one NAME: prints the scenario's lines; sets RESULT (PASS|FAIL|SKIP) and REASON.
 run_one() {
 	name=$1
@@ -521,8 +531,14 @@ run_one() {
 	[ -f "$rdir/results/.status" ] && gst=$(cat "$rdir/results/.status")
 	greason=""
 	[ -f "$rdir/results/.reason" ] && greason=$(head -n 1 "$rdir/results/.reason")
+	# A skip needs a hardware prerequisite declared in "# needs:" (kvm-pmu, pmu,
+	# tcg); any other reason not to run is a failure (unskip turns it into one).
+	hw=""
+	case " $needs " in *" kvm-pmu "* | *" pmu "* | *" tcg "*) hw=1 ;; esac
+	unskipped=""
+	[ -z "$hw" ] && grep -qs '^SKIP: ' "$rdir/results/.checks" && unskipped=1
 	# Sub-checks of a harness self-test ("# expect: fail ...") are not reported.
-	[ -f "$rdir/results/.checks" ] && [ -z "$(hdr "$file" expect)" ] && cat "$rdir/results/.checks"
+	[ -f "$rdir/results/.checks" ] && [ -z "$(hdr "$file" expect)" ] && unskip <"$rdir/results/.checks"
 	DMESG_EXPECT=$(hdr "$file" dmesg-expect)
 	bad=$(policy_scan "$rdir/console.log" "$rdir/dmesg.txt")
 
@@ -534,13 +550,17 @@ run_one() {
 		[ -n "$bad" ] && REASON="$REASON; kernel problem in console: $(echo "$bad" | head -n 1 | sed 's/^\[ *[0-9.]*\] *//' | cut -c1-100)"
 	elif [ -n "$bad" ]; then
 		REASON="kernel problem in dmesg: $(echo "$bad" | head -n 1 | sed 's/^\[ *[0-9.]*\] *//' | cut -c1-100)"
-	elif [ "$gst" = 77 ]; then
+	elif [ "$gst" = 77 ] && [ -n "$hw" ]; then
 		RESULT=SKIP
 		REASON=${greason:-skipped by the scenario}
+	elif [ "$gst" = 77 ]; then
+		REASON="skipped (${greason:-no reason}) without a hardware prerequisite in '# needs:'"
 	elif [ "$gst" != 0 ]; then
 		REASON="scenario exited $gst${greason:+: $greason}"
 	elif [ -f "$rdir/results/.failed" ]; then
 		REASON="a sub-check failed"
+	elif [ -n "$unskipped" ]; then
+		REASON="a sub-check skipped without a hardware prerequisite in '# needs:'"
 	else
 		RESULT=PASS
 	fi
@@ -552,9 +572,9 @@ run_one() {
 			timeout -k 5 "$tmo" sh "$hfile" "$rdir/results" >"$rdir/host.log" 2>&1
 		hrc=$?
 		[ $hrc -eq 124 ] && echo "HOSTREASON: host part timed out after ${tmo}s" >>"$rdir/host.log"
-		grep -E '^(PASS|FAIL|SKIP): ' "$rdir/host.log"
+		grep -E '^(PASS|FAIL|SKIP): ' "$rdir/host.log" | unskip
 		hreason=$(sed -n 's/^HOSTREASON: //p' "$rdir/host.log" | head -n 1)
-		if [ $hrc -eq 77 ]; then
+		if [ $hrc -eq 77 ] && [ -n "$hw" ]; then
 			RESULT=SKIP
 			REASON="host part: ${hreason:-skipped}"
 		elif [ $hrc -ne 0 ]; then
@@ -563,6 +583,9 @@ run_one() {
 		elif grep -q '^FAIL: ' "$rdir/host.log"; then
 			RESULT=FAIL
 			REASON="a host sub-check failed (see $rdir/host.log)"
+		elif [ -z "$hw" ] && grep -q '^SKIP: ' "$rdir/host.log"; then
+			RESULT=FAIL
+			REASON="a host sub-check skipped without a hardware prerequisite in '# needs:'"
 		fi
 	fi
 

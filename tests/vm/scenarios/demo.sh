@@ -29,12 +29,12 @@ if [ -n "$dataaddr" ]; then
 	else
 		# The demo still works without data addresses (no page-size chart);
 		# make it visible rather than failing the whole demo.
-		skip_check record-data-addr "pmuctl record --data-addr failed: $(grep '^pmuctl' "$RESULTS/scenario.log" | tail -n 1 | cut -c1-150)"
+		fail_check record-data-addr "pmuctl record --data-addr failed: $(grep '^pmuctl' "$RESULTS/scenario.log" | tail -n 1 | cut -c1-150)"
 		dataaddr=
 		rec || fail "pmuctl record -e cpu-clock -g -o demo.pmu -- demo -s 4 failed (see scenario.log)"
 	fi
 else
-	skip_check record-data-addr "pmuctl record has no --data-addr yet"
+	fail_check record-data-addr "pmuctl record has no --data-addr yet"
 	rec || fail "pmuctl record -e cpu-clock -g -o demo.pmu -- demo -s 4 failed (see scenario.log)"
 fi
 [ -s "$RESULTS/demo.pmu" ] || fail "pmuctl record left no data file"

@@ -15,7 +15,7 @@ inhcheck() {
 	_roles=$3
 	shift 3
 	if [ ! -s "$_file" ]; then
-		skip_check "$_name" "no $(basename "$_file") (the guest part failed)"
+		fail_check "$_name" "no $(basename "$_file") (the guest part failed)"
 		return
 	fi
 	if "$CHECK" "$_file" --roles "$_roles" --binary "$BINARY" "$@" \
@@ -39,7 +39,7 @@ fi
 if [ ! -x "$VERIFY" ]; then
 	fail_check short-lived-maps "$VERIFY not built (make guest-bins)"
 elif [ ! -s "$RESULTS/short.pmu" ]; then
-	skip_check short-lived-maps "no short.pmu (the guest part failed)"
+	fail_check short-lived-maps "no short.pmu (the guest part failed)"
 elif "$VERIFY" "$RESULTS/short.pmu" --each-comm inhtree --min-mapped 90 \
 	>"$RESULTS/short-verify.txt" 2>&1; then
 	# pmuctl-verify passes with 75 % of the processes mapped; want (nearly) all

@@ -7,8 +7,8 @@
 # needs: module bin:ppclient bin:spin7030
 # timeout: 300
 
-[ "$NCPUS" -ge 2 ] || skip "needs 2 CPUs"
-[ -w /sys/devices/system/cpu/cpu1/online ] || skip "cpu1 cannot be hotplugged here"
+[ "$NCPUS" -ge 2 ] || fail "needs 2 CPUs (# smp: header)"
+[ -w /sys/devices/system/cpu/cpu1/online ] || fail "cpu1 cannot be hotplugged here"
 load_module
 bg spin7030 14
 wl=$!

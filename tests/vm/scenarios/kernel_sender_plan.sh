@@ -11,8 +11,8 @@
 # smp: 3
 # timeout: 360
 
-[ "$NCPUS" -ge 3 ] || skip "needs 3 CPUs"
-[ -w /sys/devices/system/cpu/cpu1/online ] || skip "cpu1 cannot be hotplugged here"
+[ "$NCPUS" -ge 3 ] || fail "needs 3 CPUs (# smp: header)"
+[ -w /sys/devices/system/cpu/cpu1/online ] || fail "cpu1 cannot be hotplugged here"
 load_module
 
 # irq NAME CPU: the /proc/interrupts count of NAME (NMI, LOC) on CPU.

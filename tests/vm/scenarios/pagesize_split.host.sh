@@ -131,7 +131,7 @@ range_has() {
 }
 for v in 4k thp; do
 	if [ ! -s "heap-$v.pmu" ]; then
-		skip_check "verdict-$v" "no heap-$v.pmu (the guest did not record it)"
+		fail_check "verdict-$v" "no heap-$v.pmu (the guest did not record it)"
 		continue
 	fi
 	"$BIN/pmuconv" pagesize "heap-$v.pmu" --symfs symfs >"heap-$v-ps.txt" 2>&1 ||
@@ -186,7 +186,7 @@ EOF2
 		after=$(grep -A1 -F "$(printf '%s\n' "$row" | grep -o '\[anon\] 0x[0-9a-f]*-0x[0-9a-f]*')" "heap-$v-user.txt" |
 			grep -c 'already on 2M pages')
 		if [ "$actual" != thp ]; then
-			skip_check verdict-thp-says-huge "the kernel did not give THP to the madvise'd buffer (smaps: $actual)"
+			fail_check verdict-thp-says-huge "the kernel did not give THP to the madvise'd buffer (smaps: $actual)"
 		elif [ -z "$cand_heap" ] && awk -v t="$two_m" 'BEGIN { exit !(t + 0 >= 90) }' && [ "$after" -ge 1 ]; then
 			pass_check verdict-thp-says-huge
 		else

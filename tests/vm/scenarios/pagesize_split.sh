@@ -110,7 +110,7 @@ if [ -w "$thp/enabled" ]; then
 	done
 	echo "$thp_was" >"$thp/enabled"
 else
-	skip_check heap-record "no writable $thp/enabled (kernel without THP)"
+	fail_check heap-record "no writable $thp/enabled (kernel without THP)"
 fi
 
 # The workload says where each buffer really lives (from its smaps): only a
@@ -121,7 +121,7 @@ for k in 4k 2m 1g; do
 	[ "$actual" = "$k" ] || bad="$bad $k buffer got actual=${actual:-nothing};"
 done
 if [ -n "$bad" ]; then
-	skip "the kernel did not give the requested page sizes:$bad hugetlb pools now: $(pools | tr '\n' ' ')(the harness boots with hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=64; 1G needs pdpe1gb)"
+	fail "the kernel did not give the requested page sizes:$bad hugetlb pools now: $(pools | tr '\n' ' ')(the harness boots with hugepagesz=1G hugepages=1 hugepagesz=2M hugepages=64; 1G needs pdpe1gb)"
 fi
 pass_check page-sizes-granted
 unload_module

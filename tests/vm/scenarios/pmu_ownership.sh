@@ -95,7 +95,7 @@ if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	[ $rc = 0 ] && pass_check hotplug-session || fail_check hotplug-session "pmuctl exited $rc"
 	perf_ok hotplug
 else
-	skip_check hotplug "cpu1 cannot be hotplugged here"
+	fail_check hotplug "cpu1 cannot be hotplugged here"
 fi
 # the watchdog comes back and owns the counters again
 echo 1 >$WD

@@ -64,7 +64,7 @@ if [ "$VM_ACCEL" = tcg ]; then
 		pmuctl record -e cycles -a --duration 1 -o /tmp/x.pmu
 	expect pmu-raw-tcg 1 "needs the hardware PMU" pmuctl record -e r01a2 -a -o /tmp/x.pmu
 else
-	skip_check pmu-event-tcg "only meaningful without a PMU"
+	log "pmu-event-tcg: not checked (a PMU exists under $VM_ACCEL)"
 fi
 [ -e /tmp/x.pmu ] && fail_check no-file-on-error "an error left /tmp/x.pmu behind" || pass_check no-file-on-error
 

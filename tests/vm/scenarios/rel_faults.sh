@@ -26,7 +26,7 @@ allocations() {
 alloc_check() { # SUB
 	_a=$(allocations)
 	if [ -z "$_a" ]; then
-		skip_check "$1" "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
+		fail_check "$1" "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
 	elif [ "$_a" = 0 ]; then
 		pass_check "$1"
 	else
@@ -58,8 +58,8 @@ if [ "$REL_LEVEL" = soak ]; then
 else
 	cycles=3 hp_secs=8 full_secs=12 churn_x=4
 fi
-[ "$NCPUS" -ge 2 ] || skip "needs 2 CPUs"
-[ -w /sys/devices/system/cpu/cpu1/online ] || skip "cpu1 cannot be hotplugged here"
+[ "$NCPUS" -ge 2 ] || fail "needs 2 CPUs (# smp: header)"
+[ -w /sys/devices/system/cpu/cpu1/online ] || fail "cpu1 cannot be hotplugged here"
 load_module
 
 # --- an NMI-IPI session started while one CPU is online (issue 21) ------

@@ -34,7 +34,7 @@ kill $wl 2>/dev/null
 wait $wl 2>/dev/null
 a1=$(allocations)
 if [ -z "$a1" ]; then
-	skip_check allocations-back-to-idle "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
+	fail_check allocations-back-to-idle "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
 elif [ "$a1" = 0 ] && [ "${a0:-0}" = 0 ]; then
 	pass_check allocations-back-to-idle
 else

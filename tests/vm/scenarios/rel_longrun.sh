@@ -71,7 +71,7 @@ kill $w1 $w2 2>/dev/null
 wait $w1 $w2 2>/dev/null
 a=$(allocations)
 if [ -z "$a" ]; then
-	skip_check allocations-zero-after-close "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
+	fail_check allocations-zero-after-close "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
 elif [ "$a" = 0 ] && [ "${during:-0}" -gt 0 ]; then
 	pass_check allocations-zero-after-close
 else

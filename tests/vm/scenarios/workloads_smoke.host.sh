@@ -4,7 +4,7 @@
 # of a translation block, i.e. the loop's branch target; see
 # tests/workloads/pagesizes.c). Checked on the very binaries the guest ran.
 . "$ROOT/tests/vm/lib/host.sh"
-command -v objdump >/dev/null || skip "objdump not installed (binutils)"
+command -v objdump >/dev/null || fail "objdump not installed (apt-get install binutils, or make deps)"
 
 # loop_heads BIN FUNC: one line per backward conditional jump in FUNC (a
 # loop): the instruction at its target.
