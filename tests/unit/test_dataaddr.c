@@ -13,6 +13,7 @@
 #include "kernel/nmi/dataaddr.h"
 #include "kernel/nmi/x86_decode.h"
 #include "platform_test_mem.h"
+#include "check_main.h"
 
 #define USER_CODE    0x0000000000401000ull /* 4K page */
 #define USER_CODE_PA 0x0000000011111000ull
@@ -397,9 +398,6 @@ int main(void)
 {
 	Suite *s = suite_create("dataaddr");
 	TCase *tc = tcase_create("dataaddr");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_user_load_full);
 	tcase_add_test(tc, test_store_1g_and_unprivileged);
@@ -415,9 +413,5 @@ int main(void)
 	tcase_add_test(tc, test_compat_mode);
 	tcase_add_test(tc, test_5level_paging);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return pp_check_run(s);
 }

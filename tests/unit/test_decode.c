@@ -25,6 +25,7 @@
 #include "pmuprof/types.h"
 #include "kernel/nmi/x86_decode.h"
 #include "kernel/nmi/x86_opcode_map.h"
+#include "check_main.h"
 
 struct corpus_case {
 	u32 code_off;
@@ -675,9 +676,6 @@ int main(void)
 {
 	Suite *s = suite_create("decode");
 	TCase *tc = tcase_create("decode");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_test(tc, test_corpus);
 	tcase_add_test(tc, test_truncated_and_padded);
 	tcase_add_test(tc, test_hand_addresses);
@@ -686,9 +684,5 @@ int main(void)
 	tcase_add_test(tc, test_every_row);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return pp_check_run(s);
 }

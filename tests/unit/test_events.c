@@ -22,6 +22,7 @@
 #include "userspace/pmuctl/evtsel.h"
 #include "userspace/pmuctl/procmaps.h"
 #include "userspace/pmuctl/util.h"
+#include "check_main.h"
 
 #define NO_FIXED -1
 
@@ -726,11 +727,5 @@ static Suite *events_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(events_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return pp_check_run(events_suite());
 }

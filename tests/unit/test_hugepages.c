@@ -20,6 +20,7 @@
 #include "host/pmuconv/tlbinfo.h"
 #include "host/pmuconv/util.h"
 #include "lib/pmufile/pmufile.h"
+#include "check_main.h"
 
 /* ---- the distinct-page estimate --------------------------------------- */
 
@@ -410,12 +411,6 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(suite());
-	int failed;
-
 	pc_quiet = 1;
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return pp_check_run(suite());
 }

@@ -15,6 +15,7 @@
 #include "kernel/nmi/capture.h"
 #include "kernel/nmi/ring.h"
 #include "platform_test.h"
+#include "check_main.h"
 
 #define TARGET 1234u
 
@@ -440,11 +441,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pp_check_run(suite());
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "kernel/nmi/ipiplan.h"
+#include "check_main.h"
 
 #define MAXCPU 300
 #define WORDS  ((MAXCPU + 63) / 64)
@@ -317,11 +318,5 @@ static Suite *ipiplan_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ipiplan_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pp_check_run(ipiplan_suite());
 }

@@ -18,6 +18,7 @@
 
 #include "lib/pmufile/pmufile.h"
 #include "userspace/pmuctl/ksyms.h"
+#include "check_main.h"
 
 static char dir[256];
 static char errbuf[1024];
@@ -323,18 +324,11 @@ int main(void)
 {
 	Suite *s = suite_create("ksyms");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_only_needed_lines);
 	tcase_add_test(tc, test_same_resolution_as_full_snapshot);
 	tcase_add_test(tc, test_unreadable_or_unprivileged);
 	tcase_add_test(tc, test_bad_record_stops_scan);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return pp_check_run(s);
 }

@@ -13,6 +13,7 @@
 #include "include/uapi/pmuprof.h"
 #include "kernel/nmi/pagewalk.h"
 #include "platform_test_mem.h"
+#include "check_main.h"
 
 #define VA_4K	0x00007f0000401000ull
 #define PA_4K	0x0000000123456000ull
@@ -273,9 +274,6 @@ int main(void)
 {
 	Suite *s = suite_create("pagewalk");
 	TCase *tc = tcase_create("pagewalk");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_leaf_sizes_4level);
 	tcase_add_loop_test(tc, test_not_present_each_level, 0, 2);
@@ -287,9 +285,5 @@ int main(void)
 	tcase_add_test(tc, test_read_fault_each_read);
 	tcase_add_test(tc, test_offset_arithmetic);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return pp_check_run(s);
 }

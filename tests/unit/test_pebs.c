@@ -17,6 +17,7 @@
 #include "kernel/nmi/session.h"
 #include "platform_test.h"
 #include "pmu_model.h"
+#include "check_main.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
@@ -1446,11 +1447,5 @@ static Suite *pebs_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(pebs_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pp_check_run(pebs_suite());
 }

@@ -16,6 +16,7 @@
 
 #include "host/pmuconv/perfdata.h"
 #include "host/pmuconv/util.h"
+#include "check_main.h"
 
 static char dir[64], path[128];
 static uint8_t *buf;
@@ -298,16 +299,9 @@ int main(void)
 {
 	Suite *s = suite_create("perfdata");
 	TCase *t = tcase_create("writer");
-	SRunner *r;
-	int failed;
-
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_add_test(t, test_layout);
 	tcase_add_test(t, test_errors_leave_nothing);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return pp_check_run(s);
 }

@@ -13,6 +13,7 @@
 #include "kernel/pmu/pmu_internal.h"
 #include "platform_test_cpu.h"
 #include "pmu_model.h"
+#include "check_main.h"
 
 /* Error rows of the tables leave the "expected mapping" fields out. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -2081,11 +2082,5 @@ static Suite *pmu_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(pmu_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pp_check_run(pmu_suite());
 }

@@ -25,6 +25,7 @@
 #include "host/pmuconv/symbolize.h"
 #include "host/pmuconv/unwind.h"
 #include "lib/pmufile/pmufile.h"
+#include "check_main.h"
 
 /* ---- escaping --------------------------------------------------------- */
 
@@ -972,12 +973,6 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(suite());
-	int failed;
-
 	pc_quiet = 1;
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return pp_check_run(suite());
 }

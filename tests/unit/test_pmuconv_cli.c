@@ -15,6 +15,7 @@
 #include "host/pmuconv/filterspec.h"
 #include "host/pmuconv/sorttab.h"
 #include "host/pmuconv/where.h"
+#include "check_main.h"
 
 /* ---- CPU lists -------------------------------------------------------- */
 
@@ -405,11 +406,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return pp_check_run(suite());
 }

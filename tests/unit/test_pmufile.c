@@ -19,6 +19,7 @@
 
 #include "lib/pmufile/pmufile.h"
 #include "lib/pmufile/format.h"
+#include "check_main.h"
 
 static char tmpdir[256];
 static char errbuf[1024];
@@ -1501,11 +1502,5 @@ static Suite *pmufile_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(pmufile_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pp_check_run(pmufile_suite());
 }

@@ -16,6 +16,7 @@
 
 #include "lib/pmufile/pmufile.h"
 #include "userspace/pmuctl/procmaps.h"
+#include "check_main.h"
 
 #define SEC 1000000000ull
 
@@ -109,17 +110,10 @@ int main(void)
 {
 	Suite *s = suite_create("reliability");
 	TCase *tc = tcase_create("procmaps");
-	SRunner *sr;
-	int nf;
-
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, table_bounded_under_churn);
 	tcase_add_test(tc, reused_pid_recorded_again);
 	tcase_add_test(tc, out_of_order_time_keeps_entries);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? 1 : 0;
+	return pp_check_run(s);
 }

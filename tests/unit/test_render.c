@@ -23,6 +23,7 @@
 #include "host/pmuconv/render_common.h"
 #include "host/pmuconv/report.h"
 #include "include/uapi/pmuprof.h"
+#include "check_main.h"
 
 /* ---- building profiles by hand ------------------------------------------ */
 
@@ -1003,9 +1004,5 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, test_big_profile_bounded);
 	suite_add_tcase(s, tc);
 
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return pp_check_run(s);
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "kernel/nmi/ring.h"
+#include "check_main.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
@@ -1109,11 +1110,5 @@ static Suite *ring_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ring_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pp_check_run(ring_suite());
 }
