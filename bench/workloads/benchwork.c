@@ -102,26 +102,17 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	int cpu = -1, opt;
+	struct wl_run run = {.prog = "benchwork", .usage = usage, .cpu = -1, .seconds = 2};
 	unsigned int depth = 24;
-	unsigned long long rounds = 0, done = 0;
-	double seconds = 2, t0, t;
+	int opt;
+	double t;
 
 	while ((opt = getopt(argc, argv, "c:d:r:s:k:y:M:h")) != -1) {
+		if (wl_run_opt(&run, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'c':
-			cpu = (int)wl_num("benchwork", "CPU", optarg);
-			break;
 		case 'd':
 			depth = (unsigned int)wl_num("benchwork", "DEPTH", optarg);
-			break;
-		case 'r':
-			rounds = wl_num("benchwork", "ROUNDS", optarg);
-			seconds = 0;
-			break;
-		case 's':
-			seconds = wl_seconds("benchwork", optarg);
-			rounds = 0;
 			break;
 		case 'k':
 			opt_iters = wl_num("benchwork", "ITERS", optarg);
@@ -132,21 +123,14 @@ int main(int argc, char **argv)
 		case 'M':
 			opt_mark = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
 	}
 	if (optind != argc || depth > MAX_DEPTH) {
 		if (depth > MAX_DEPTH)
 			fprintf(stderr, "benchwork: DEPTH %u is more than %d\n", depth, MAX_DEPTH);
-		usage(stderr);
-		return 2;
+		wl_usage_error(&run);
 	}
-	if (wl_pin("benchwork", cpu) != 0)
+	if (wl_pin("benchwork", run.cpu) != 0)
 		return 1;
 	if (opt_sys) {
 		zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
@@ -157,18 +141,11 @@ int main(int argc, char **argv)
 	}
 
 	mark("begin");
-	t0 = wl_now();
-	for (;;) {
-		if (rounds && done >= rounds)
-			break;
-		wl_sink += run_round(depth, done);
-		done++;
-		if (!rounds && wl_now() - t0 >= seconds)
-			break;
-	}
-	t = wl_now() - t0;
+	for (wl_start(&run); wl_more(&run); run.done++)
+		wl_sink += run_round(depth, run.done);
+	t = wl_now() - run.t0;
 	mark("end");
 	printf("benchwork: pid=%d cpu=%d depth=%u rounds=%llu iters=%llu seconds=%.4f\n",
-	       (int)getpid(), sched_getcpu(), depth, done, done * opt_iters, t);
+	       (int)getpid(), sched_getcpu(), depth, run.done, run.done * opt_iters, t);
 	return 0;
 }

@@ -42,15 +42,6 @@
 
 #include "wl_common.h"
 
-#ifndef MAP_HUGE_2MB
-#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#endif
-#ifndef MAP_HUGE_1GB
-#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
-#endif
-
-#define SZ_2M	   (2UL << 20)
-#define SZ_1G	   (1UL << 30)
 #define SEQ_STRIDE 64
 #define SMALL_SPAN (16u << 10)
 
@@ -100,30 +91,6 @@ static inline __attribute__((always_inline)) uint64_t loop_seq(const char *base,
 	return sum;
 }
 
-static inline __attribute__((always_inline)) uint64_t loop_rand(const char *base, uint64_t mask,
-								uint64_t n, uint64_t *x)
-{
-	uint64_t sum = 0, o = 0, s = *x;
-	uint64_t mul = 6364136223846793005ULL, inc = 1442695040888963407ULL;
-
-	/* first offset from the current state, then load-first loop */
-	o = (s >> 17) & mask;
-	__asm__ volatile("1:\n\t"
-			 "addq (%[base],%[o]), %[sum]\n\t"
-			 "imulq %[mul], %[s]\n\t"
-			 "addq %[inc], %[s]\n\t"
-			 "movq %[s], %[o]\n\t"
-			 "shrq $17, %[o]\n\t"
-			 "andq %[mask], %[o]\n\t"
-			 "decq %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n), [s] "+r"(s)
-			 : [base] "r"(base), [mask] "r"(mask), [mul] "r"(mul), [inc] "r"(inc)
-			 : "cc", "memory");
-	*x = s;
-	return sum;
-}
-
 /* One distinct function per kind so samples attribute to the right loop. */
 #define DEFINE_TOUCH(k, K)                                                                         \
 	__attribute__((noinline)) uint64_t touch_##k(uint64_t n)                                   \
@@ -132,7 +99,7 @@ static inline __attribute__((always_inline)) uint64_t loop_rand(const char *base
 		WL_FRAME();                                                                        \
 		uint64_t mask = (b->span - 1) & ~(uint64_t)7;                                      \
 		if (pattern_rand)                                                                  \
-			return loop_rand(b->base, mask, n, &b->state);                             \
+			return wl_rand_loads(b->base, mask, n, &b->state);                         \
 		return loop_seq(b->base, mask, n, &b->state);                                      \
 	}
 DEFINE_TOUCH(4k, K_4K)
@@ -321,24 +288,16 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	int cpu = -1, opt, strict = 0;
-	unsigned long long rounds = 0, unit = 2000, span_mb = 16, done = 0, total = 0;
-	double seconds = 2, t0, t;
+	struct wl_run run = {.prog = "pagesizes", .usage = usage, .cpu = -1, .seconds = 2};
+	unsigned long long unit = 2000, span_mb = 16, total = 0;
+	int opt, strict = 0;
+	double t;
 	size_t span;
 
 	while ((opt = getopt(argc, argv, "c:r:s:p:m:u:xHh")) != -1) {
+		if (wl_run_opt(&run, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'c':
-			cpu = (int)wl_num("pagesizes", "CPU", optarg);
-			break;
-		case 'r':
-			rounds = wl_num("pagesizes", "ROUNDS", optarg);
-			seconds = 0;
-			break;
-		case 's':
-			seconds = wl_seconds("pagesizes", optarg);
-			rounds = 0;
-			break;
 		case 'p':
 			if (strcmp(optarg, "seq") && strcmp(optarg, "rand")) {
 				fprintf(stderr, "pagesizes: -p takes seq or rand, not '%s'\n",
@@ -359,12 +318,6 @@ int main(int argc, char **argv)
 		case 'H':
 			heap_madvise = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
 	}
 	if (span_mb == 0 || (span_mb & (span_mb - 1)) || span_mb > 1024 || unit == 0) {
@@ -373,10 +326,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	span = (size_t)span_mb << 20;
-	if (optind == argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		wl_usage_error(&run);
 	for (int i = optind; i < argc; i++) {
 		char *colon = strchr(argv[i], ':');
 		int k;
@@ -399,17 +350,14 @@ int main(int argc, char **argv)
 		bufs[k].used = 1;
 		bufs[k].weight = (unsigned)wl_num("pagesizes", "WEIGHT", colon + 1);
 	}
-	if (wl_pin("pagesizes", cpu) != 0)
+	if (wl_pin("pagesizes", run.cpu) != 0)
 		return 1;
 	for (int k = 0; k < K_NR; k++)
 		if (bufs[k].used && map_buffer(k, span, strict) != 0)
 			return 3;
 	print_buffers("setup");
 
-	t0 = wl_now();
-	for (;;) {
-		if (rounds && done >= rounds)
-			break;
+	for (wl_start(&run); wl_more(&run); run.done++) {
 		for (int k = 0; k < K_NR; k++) {
 			uint64_t n = (uint64_t)bufs[k].weight * unit;
 			double tk;
@@ -422,13 +370,10 @@ int main(int argc, char **argv)
 			bufs[k].accesses += n;
 			total += n;
 		}
-		done++;
-		if (!rounds && wl_now() - t0 >= seconds)
-			break;
 	}
-	t = wl_now() - t0;
+	t = wl_now() - run.t0;
 	print_buffers("end");
 	printf("pagesizes: pid=%d cpu=%d rounds=%llu pattern=%s seconds=%.3f total_accesses=%llu\n",
-	       (int)getpid(), sched_getcpu(), done, pattern_rand ? "rand" : "seq", t, total);
+	       (int)getpid(), sched_getcpu(), run.done, pattern_rand ? "rand" : "seq", t, total);
 	return 0;
 }

@@ -54,53 +54,30 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	int cpu = -1, opt;
-	unsigned long long rounds = 0, k = 200000, done = 0;
-	double seconds = 2, t0, t;
+	struct wl_run run = {.prog = "split7030", .usage = usage, .cpu = -1, .seconds = 2};
+	unsigned long long k = 200000;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "c:r:s:k:h")) != -1) {
+		if (wl_run_opt(&run, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'c':
-			cpu = (int)wl_num("split7030", "CPU", optarg);
-			break;
-		case 'r':
-			rounds = wl_num("split7030", "ROUNDS", optarg);
-			seconds = 0;
-			break;
-		case 's':
-			seconds = wl_seconds("split7030", optarg);
-			rounds = 0;
-			break;
 		case 'k':
 			k = wl_num("split7030", "ITERS_PER_UNIT", optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
 	}
-	if (optind != argc || k == 0) {
-		usage(stderr);
-		return 2;
-	}
-	if (wl_pin("split7030", cpu) != 0)
+	if (optind != argc || k == 0)
+		wl_usage_error(&run);
+	if (wl_pin("split7030", run.cpu) != 0)
 		return 1;
 
-	t0 = wl_now();
-	for (;;) {
-		if (rounds && done >= rounds)
-			break;
+	for (wl_start(&run); wl_more(&run); run.done++) {
 		wl_sink += hot_a(7 * k);
 		wl_sink += hot_b(3 * k);
-		done++;
-		if (!rounds && wl_now() - t0 >= seconds)
-			break;
 	}
-	t = wl_now() - t0;
 	printf("split7030: pid=%d cpu=%d rounds=%llu iters_a=%llu iters_b=%llu seconds=%.3f\n",
-	       (int)getpid(), sched_getcpu(), done, done * 7 * k, done * 3 * k, t);
+	       (int)getpid(), sched_getcpu(), run.done, run.done * 7 * k, run.done * 3 * k,
+	       wl_now() - run.t0);
 	return 0;
 }

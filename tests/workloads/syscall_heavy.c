@@ -51,39 +51,23 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	int cpu = -1, opt, fd;
-	unsigned long long rounds = 0, n = 2000, done = 0;
-	double seconds = 2, t0, t;
+	struct wl_run run = {.prog = "syscall_heavy", .usage = usage, .cpu = -1, .seconds = 2};
+	unsigned long long n = 2000;
+	int opt, fd;
+	double t;
 
 	while ((opt = getopt(argc, argv, "c:r:s:n:h")) != -1) {
+		if (wl_run_opt(&run, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'c':
-			cpu = (int)wl_num("syscall_heavy", "CPU", optarg);
-			break;
-		case 'r':
-			rounds = wl_num("syscall_heavy", "ROUNDS", optarg);
-			seconds = 0;
-			break;
-		case 's':
-			seconds = wl_seconds("syscall_heavy", optarg);
-			rounds = 0;
-			break;
 		case 'n':
 			n = wl_num("syscall_heavy", "CALLS_PER_ROUND", optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
 	}
-	if (optind != argc || n == 0) {
-		usage(stderr);
-		return 2;
-	}
-	if (wl_pin("syscall_heavy", cpu) != 0)
+	if (optind != argc || n == 0)
+		wl_usage_error(&run);
+	if (wl_pin("syscall_heavy", run.cpu) != 0)
 		return 1;
 	fd = open("/dev/zero", O_RDONLY);
 	if (fd < 0) {
@@ -91,19 +75,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	t0 = wl_now();
-	for (;;) {
-		if (rounds && done >= rounds)
-			break;
+	for (wl_start(&run); wl_more(&run); run.done++) {
 		wl_sink += loop_getppid(n);
 		wl_sink += loop_read(fd, n);
-		done++;
-		if (!rounds && wl_now() - t0 >= seconds)
-			break;
 	}
-	t = wl_now() - t0;
+	t = wl_now() - run.t0;
 	close(fd);
 	printf("syscall_heavy: pid=%d cpu=%d rounds=%llu getppid=%llu reads=%llu seconds=%.3f\n",
-	       (int)getpid(), sched_getcpu(), done, done * n, done * n, t);
+	       (int)getpid(), sched_getcpu(), run.done, run.done * n, run.done * n, t);
 	return 0;
 }

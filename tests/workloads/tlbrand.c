@@ -31,16 +31,6 @@
 
 #include "wl_common.h"
 
-#ifndef MAP_HUGE_2MB
-#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#endif
-#ifndef MAP_HUGE_1GB
-#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
-#endif
-
-#define SZ_2M (2UL << 20)
-#define SZ_1G (1UL << 30)
-
 static void usage(void)
 {
 	fprintf(stderr,
@@ -86,26 +76,10 @@ static int smaps_of(uintptr_t addr, unsigned long *kps_kb, unsigned long *anonhu
 static __attribute__((noinline)) uint64_t rand_loads(const char *base, uint64_t mask, uint64_t n,
 						     uint64_t *state)
 {
-	uint64_t sum = 0, s = *state, o = (s >> 17) & mask;
-	uint64_t mul = 6364136223846793005ULL, inc = 1442695040888963407ULL;
-
 	WL_FRAME();
 	if (!n)
 		return 0;
-	__asm__ volatile("1:\n\t"
-			 "addq (%[base],%[o]), %[sum]\n\t"
-			 "imulq %[mul], %[s]\n\t"
-			 "addq %[inc], %[s]\n\t"
-			 "movq %[s], %[o]\n\t"
-			 "shrq $17, %[o]\n\t"
-			 "andq %[mask], %[o]\n\t"
-			 "decq %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n), [s] "+r"(s)
-			 : [base] "r"(base), [mask] "r"(mask), [mul] "r"(mul), [inc] "r"(inc)
-			 : "cc", "memory");
-	*state = s;
-	return sum;
+	return wl_rand_loads(base, mask, n, state);
 }
 
 int main(int argc, char **argv)

@@ -1,18 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Small helpers shared by the test workloads in tests/workloads: CPU
- * pinning, a monotonic clock, number parsing. Header-only so that each
- * workload stays a single static binary built from one .c file.
+ * Small helpers shared by the test workloads in tests/workloads (and
+ * bench/workloads): CPU pinning, a monotonic clock, number parsing, the
+ * round loop, random loads. Header-only so that each workload stays a
+ * single static binary built from one .c file.
  */
 #ifndef PMUPROF_WL_COMMON_H
 #define PMUPROF_WL_COMMON_H
 
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+#ifndef MAP_HUGE_1GB
+#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
+#endif
+#define SZ_2M (2UL << 20)
+#define SZ_1G (1UL << 30)
 
 /*
  * Put at the top of every hot leaf function: GCC 12 drops the frame-pointer
@@ -80,6 +92,97 @@ static inline double wl_seconds(const char *prog, const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+/*
+ * The round loop of the timed workloads: -c CPU, -r ROUNDS (a fixed count)
+ * or -s SECONDS (rounds until that much time has passed; at least one).
+ * The loop body stays in the caller's frame, so profiled stacks read
+ * main -> hot function:
+ *	for (wl_start(&run); wl_more(&run); run.done++) { one round }
+ */
+struct wl_run {
+	const char *prog;
+	void (*usage)(FILE *f);
+	int cpu;
+	unsigned long long rounds, done;
+	double seconds, t0;
+};
+
+/* Usage on stderr, exit 2. */
+static inline void wl_usage_error(const struct wl_run *r)
+{
+	r->usage(stderr);
+	exit(2);
+}
+
+/*
+ * getopt's OPT/ARG if it is -c, -r, -s, -h (usage on stdout, exit 0) or an
+ * unknown option (wl_usage_error): 1 when handled, else 0.
+ */
+static inline int wl_run_opt(struct wl_run *r, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'h':
+		r->usage(stdout);
+		exit(0);
+	case '?':
+		wl_usage_error(r);
+		return 1;
+	case 'c':
+		r->cpu = (int)wl_num(r->prog, "CPU", arg);
+		return 1;
+	case 'r':
+		r->rounds = wl_num(r->prog, "ROUNDS", arg);
+		r->seconds = 0;
+		return 1;
+	case 's':
+		r->seconds = wl_seconds(r->prog, arg);
+		r->rounds = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static inline void wl_start(struct wl_run *r)
+{
+	r->done = 0;
+	r->t0 = wl_now();
+}
+
+static inline int wl_more(const struct wl_run *r)
+{
+	if (r->rounds)
+		return r->done < r->rounds;
+	return r->done == 0 || wl_now() - r->t0 < r->seconds;
+}
+
+/*
+ * N dependent loads at pseudo-random 64-byte-aligned offsets (& MASK) of
+ * BASE, the next offset from an LCG state (*STATE, updated): one TLB
+ * lookup per load that the prefetchers cannot guess. Inlined into the
+ * caller, which is the function the samples name.
+ */
+static inline __attribute__((always_inline)) uint64_t wl_rand_loads(const char *base, uint64_t mask,
+								    uint64_t n, uint64_t *state)
+{
+	uint64_t sum = 0, s = *state, o = (s >> 17) & mask;
+	uint64_t mul = 6364136223846793005ULL, inc = 1442695040888963407ULL;
+
+	__asm__ volatile("1:\n\t"
+			 "addq (%[base],%[o]), %[sum]\n\t"
+			 "imulq %[mul], %[s]\n\t"
+			 "addq %[inc], %[s]\n\t"
+			 "movq %[s], %[o]\n\t"
+			 "shrq $17, %[o]\n\t"
+			 "andq %[mask], %[o]\n\t"
+			 "decq %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n), [s] "+r"(s)
+			 : [base] "r"(base), [mask] "r"(mask), [mul] "r"(mul), [inc] "r"(inc)
+			 : "cc", "memory");
+	*state = s;
+	return sum;
 }
 
 #endif
