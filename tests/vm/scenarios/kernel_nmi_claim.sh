@@ -52,6 +52,19 @@ foreign() {
 	echo $_got
 }
 
+# cpu1_nmis: the NMIs CPU 1 took so far (/proc/interrupts)
+cpu1_nmis() { awk '$1 == "NMI:" { print $3 }' /proc/interrupts; }
+# wait_nmis: i0=cpu1_nmis, then wait until the session runs: CPU 1 took 20
+# more NMIs (of ours), 5 s at most
+wait_nmis() {
+	i0=$(cpu1_nmis)
+	_w=0
+	while [ "$(cpu1_nmis)" -lt $((i0 + 20)) ] && [ $_w -lt 500 ]; do
+		usleep 10000
+		_w=$((_w + 1))
+	done
+}
+
 # cmp NAME A OP B DETAIL: sub-check NAME passes when test A OP B holds.
 cmp() {
 	if [ "$2" "$3" "$4" ]; then pass_check "$1"; else fail_check "$1" "$5"; fi
@@ -75,13 +88,7 @@ mkfifo /tmp/go /tmp/done
 ppclient record -s clock -P 50000000 -C 1 -- sh -c "cat /tmp/go >/dev/null; cat /tmp/done >/dev/null" \
 	>"$RESULTS/session.txt" 2>&1 &
 rec=$!
-# wait until the session runs (CPU 1 takes NMIs of ours)
-i0=$(awk '$1 == "NMI:" { print $3 }' /proc/interrupts)
-_w=0
-while [ "$(awk '$1 == "NMI:" { print $3 }' /proc/interrupts)" -lt $((i0 + 20)) ] && [ $_w -lt 500 ]; do
-	usleep 10000
-	_w=$((_w + 1))
-done
+wait_nmis
 echo go >/tmp/go
 echo "stall 1 600" >"$CMD" || fail_check stall "nmitool stall 1 600 failed"
 mid=$(foreign 20)
@@ -92,7 +99,7 @@ cat "$RESULTS/session.txt" >>"$RESULTS/scenario.log"
 [ $rc = 0 ] && pass_check session-accounting ||
 	fail_check session-accounting "$(grep -m1 'CHECK FAILED' "$RESULTS/session.txt")"
 cmp foreign-during-session "$mid" -ge 17 "20 foreign NMIs during the session, $mid reported unknown (the others were claimed by pmuprof)"
-i1=$(awk '$1 == "NMI:" { print $3 }' /proc/interrupts)
+i1=$(cpu1_nmis)
 cpu1() { sed -n "s/^record: cpu=1 .* $1=\([0-9]*\).*/\1/p" "$RESULTS/session.txt"; }
 seen=$(($(cpu1 nmis) + $(cpu1 passed)))
 cmp every-nmi-seen "$seen" -eq $((i1 - i0)) "CPU 1 took $((i1 - i0)) NMIs during the session, pmuprof claimed $(cpu1 nmis) and passed on $(cpu1 passed)"
@@ -109,12 +116,7 @@ cmp stall-counted "${out:-0}" -ge 8 "samples not sent while CPU 1 stalled 600 ms
 ppclient record -s clock -P 10000000 -C 1 -- sh -c "cat /tmp/go >/dev/null" \
 	>"$RESULTS/sender-stall.txt" 2>&1 &
 rec=$!
-i0=$(awk '$1 == "NMI:" { print $3 }' /proc/interrupts)
-_w=0
-while [ "$(awk '$1 == "NMI:" { print $3 }' /proc/interrupts)" -lt $((i0 + 20)) ] && [ $_w -lt 500 ]; do
-	usleep 10000
-	_w=$((_w + 1))
-done
+wait_nmis
 echo "stall 0 200" >"$CMD" || fail_check sender-stall "nmitool stall 0 200 failed"
 echo go >/tmp/go
 wait $rec
@@ -129,12 +131,7 @@ cmp sender-stall-missed "$(tot ticks_missed)" -ge 10 \
 pmuctl record -e cpu-clock -F 100 -a --duration 2 -o "$RESULTS/missed.pmu" \
 	>"$RESULTS/pmuctl-stall.txt" 2>&1 &
 rec=$!
-i0=$(awk '$1 == "NMI:" { print $3 }' /proc/interrupts)
-_w=0
-while [ "$(awk '$1 == "NMI:" { print $3 }' /proc/interrupts)" -lt $((i0 + 20)) ] && [ $_w -lt 500 ]; do
-	usleep 10000
-	_w=$((_w + 1))
-done
+wait_nmis
 echo "stall 0 200" >"$CMD" || fail_check sender-stall "nmitool stall 0 200 failed"
 wait $rec
 cat "$RESULTS/pmuctl-stall.txt" >>"$RESULTS/scenario.log"
