@@ -685,15 +685,14 @@ static int walk_frames(struct pmufile *f, struct reader *r, uint64_t start, char
 /* ------------------------------------------------------------------ */
 /* Pass 2: fill struct pmufile                                         */
 /* ------------------------------------------------------------------ */
+/* qsort order of two numbers: -1, 0 or 1 */
+#define ORDER(a, b) (((a) > (b)) - ((a) < (b)))
+
 static int cmp_process(const void *a, const void *b)
 {
 	const struct pmufile_process *x = a, *y = b;
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return 0;
+	return x->pid != y->pid ? ORDER(x->pid, y->pid) : ORDER(x->time_ns, y->time_ns);
 }
 
 static int cmp_mmap(const void *a, const void *b)
@@ -701,19 +700,15 @@ static int cmp_mmap(const void *a, const void *b)
 	const struct pmufile_mmap *x = a, *y = b;
 
 	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return 0;
+		return ORDER(x->pid, y->pid);
+	return x->start != y->start ? ORDER(x->start, y->start) : ORDER(x->time_ns, y->time_ns);
 }
 
 static int cmp_event(const void *a, const void *b)
 {
 	const struct pmufile_event *x = a, *y = b;
 
-	return (x->index > y->index) - (x->index < y->index);
+	return ORDER(x->index, y->index);
 }
 
 static int fill(struct pmufile *f, struct reader *r, char *err, size_t errlen)
