@@ -1504,40 +1504,21 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("capture");
-	TCase *tc = tcase_create("session");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_info_sources);
+	TCase *tc =
+		pp_tcase(s, "session", setup, NULL,
+			 PP_TESTS(test_info_sources, test_validate_normalises, test_state_machine));
 	tcase_add_loop_test(tc, test_validate_table, 0, (int)PP_ARRAY_SIZE(vcases));
-	tcase_add_test(tc, test_validate_normalises);
-	tcase_add_test(tc, test_state_machine);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("capture");
-	tcase_add_checked_fixture(tc, cap_setup, NULL);
-	tcase_add_test(tc, test_sample_layout_user);
-	tcase_add_test(tc, test_sample_kernel_mode);
-	tcase_add_test(tc, test_sample_kstack_truncated);
-	tcase_add_test(tc, test_unprivileged_hides_kernel);
-	tcase_add_test(tc, test_kthread_and_idle);
-	tcase_add_test(tc, test_filters);
-	tcase_add_test(tc, test_ustack_chain_and_depth);
-	tcase_add_test(tc, test_sample_ustack_copy);
-	tcase_add_test(tc, test_sample_ustack_copy_unmapped);
-	tcase_add_test(tc, test_ustack_loops);
-	tcase_add_test(tc, test_ustack_faults);
-	tcase_add_test(tc, test_ustack_compat);
-	tcase_add_test(tc, test_ustack_batch);
-	tcase_add_test(tc, test_throttle_off_and_budget);
-	tcase_add_test(tc, test_sample_with_addr);
-	tcase_add_test(tc, test_lost_accounting);
-	tcase_add_test(tc, test_throttle_budget);
-	tcase_add_test(tc, test_throttle_raise);
-	tcase_add_test(tc, test_unthrottle_record);
-	tcase_add_test(tc, test_handler_stats);
-	tcase_add_test(tc, test_throttle_record);
-	tcase_add_test(tc, test_pmu_model_to_samples);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "capture", cap_setup, NULL,
+		 PP_TESTS(test_sample_layout_user, test_sample_kernel_mode,
+			  test_sample_kstack_truncated, test_unprivileged_hides_kernel,
+			  test_kthread_and_idle, test_filters, test_ustack_chain_and_depth,
+			  test_sample_ustack_copy, test_sample_ustack_copy_unmapped,
+			  test_ustack_loops, test_ustack_faults, test_ustack_compat,
+			  test_ustack_batch, test_throttle_off_and_budget, test_sample_with_addr,
+			  test_lost_accounting, test_throttle_budget, test_throttle_raise,
+			  test_unthrottle_record, test_handler_stats, test_throttle_record,
+			  test_pmu_model_to_samples));
 	return s;
 }
 

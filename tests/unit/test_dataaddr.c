@@ -397,21 +397,11 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("dataaddr");
-	TCase *tc = tcase_create("dataaddr");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_user_load_full);
-	tcase_add_test(tc, test_store_1g_and_unprivileged);
-	tcase_add_test(tc, test_kernel_sample_hidden);
-	tcase_add_test(tc, test_kernel_sample_user_address);
-	tcase_add_test(tc, test_no_mem_operand);
-	tcase_add_test(tc, test_fetch_fault);
-	tcase_add_test(tc, test_fetch_at_page_end);
-	tcase_add_test(tc, test_fetch_direct);
-	tcase_add_test(tc, test_undecodable);
-	tcase_add_test(tc, test_unmapped_data_and_stack);
-	tcase_add_test(tc, test_flags_select_work);
-	tcase_add_test(tc, test_compat_mode);
-	tcase_add_test(tc, test_5level_paging);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "dataaddr", setup, NULL,
+		 PP_TESTS(test_user_load_full, test_store_1g_and_unprivileged,
+			  test_kernel_sample_hidden, test_kernel_sample_user_address,
+			  test_no_mem_operand, test_fetch_fault, test_fetch_at_page_end,
+			  test_fetch_direct, test_undecodable, test_unmapped_data_and_stack,
+			  test_flags_select_work, test_compat_mode, test_5level_paging));
 	return pp_check_run(s);
 }

@@ -675,14 +675,9 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("decode");
-	TCase *tc = tcase_create("decode");
-	tcase_add_test(tc, test_corpus);
-	tcase_add_test(tc, test_truncated_and_padded);
-	tcase_add_test(tc, test_hand_addresses);
-	tcase_add_test(tc, test_rejects_unsafe);
-	tcase_add_test(tc, test_random_bytes);
-	tcase_add_test(tc, test_every_row);
+	TCase *tc = pp_tcase(s, "decode", NULL, NULL,
+			     PP_TESTS(test_corpus, test_truncated_and_padded, test_hand_addresses,
+				      test_rejects_unsafe, test_random_bytes, test_every_row));
 	tcase_set_timeout(tc, 60);
-	suite_add_tcase(s, tc);
 	return pp_check_run(s);
 }

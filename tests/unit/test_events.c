@@ -694,34 +694,17 @@ END_TEST
 static Suite *events_suite(void)
 {
 	Suite *s = suite_create("events");
-	TCase *tc = tcase_create("resolve");
-
-	tcase_add_test(tc, test_skl);
-	tcase_add_test(tc, test_icl);
-	tcase_add_test(tc, test_hsw_glm);
-	tcase_add_test(tc, test_glm);
-	tcase_add_test(tc, test_no_pmu);
-	tcase_add_test(tc, test_cpu_clock);
-	tcase_add_test(tc, test_precise_modifier);
+	TCase *tc = pp_tcase(
+		s, "resolve", NULL, NULL,
+		PP_TESTS(test_skl, test_icl, test_hsw_glm, test_glm, test_no_pmu, test_cpu_clock,
+			 test_precise_modifier, test_suggest_and_distance, test_match, test_list,
+			 test_list_amd_hidden, test_list_intel_usable, test_evtsel, test_counters));
 	tcase_add_loop_test(tc, test_generic_table_complete, 0, 11);
-	tcase_add_test(tc, test_suggest_and_distance);
-	tcase_add_test(tc, test_match);
-	tcase_add_test(tc, test_list);
-	tcase_add_test(tc, test_list_amd_hidden);
 	tcase_add_loop_test(tc, test_next_line, 0,
 			    (int)(sizeof(line_cases) / sizeof(line_cases[0])));
-	tcase_add_test(tc, test_list_intel_usable);
-	tcase_add_test(tc, test_evtsel);
-	tcase_add_test(tc, test_counters);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("args");
-	tcase_add_test(tc, test_args);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("procmaps");
-	tcase_add_test(tc, test_notes);
-	tcase_add_test(tc, test_maps_line);
-	tcase_add_test(tc, test_snapshot_roundtrip);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "args", NULL, NULL, PP_TESTS(test_args));
+	pp_tcase(s, "procmaps", NULL, NULL,
+		 PP_TESTS(test_notes, test_maps_line, test_snapshot_roundtrip));
 	return s;
 }
 

@@ -397,15 +397,10 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("hugepages");
-	TCase *t = tcase_create("core");
-
-	tcase_add_test(t, test_density_full_coverage);
-	tcase_add_test(t, test_density_chao1);
-	tcase_add_test(t, test_density_uniform_sparse);
-	tcase_add_test(t, test_attribution);
-	tcase_add_test(t, test_verdict_rules);
-	tcase_add_test(t, test_names);
-	suite_add_tcase(s, t);
+	pp_tcase(s, "core", NULL, NULL,
+		 PP_TESTS(test_density_full_coverage, test_density_chao1,
+			  test_density_uniform_sparse, test_attribution, test_verdict_rules,
+			  test_names));
 	return s;
 }
 

@@ -416,26 +416,14 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("inherit");
-	TCase *tc = tcase_create("configure");
+	pp_tcase(s, "configure", setup, NULL,
+		 PP_TESTS(test_flag_bits, test_validate_inherit, test_validate_inherit_needs_pid,
+			  test_validate_unknown_bits));
 
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_flag_bits);
-	tcase_add_test(tc, test_validate_inherit);
-	tcase_add_test(tc, test_validate_inherit_needs_pid);
-	tcase_add_test(tc, test_validate_unknown_bits);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("filter");
-	tcase_add_checked_fixture(tc, cap_setup, NULL);
-	tcase_add_test(tc, test_direct_no_walk);
-	tcase_add_test(tc, test_child_grandchild_thread);
-	tcase_add_test(tc, test_without_inherit);
-	tcase_add_test(tc, test_unrelated);
-	tcase_add_test(tc, test_depth_cap);
-	tcase_add_test(tc, test_kthread_and_idle);
-	tcase_add_test(tc, test_credentials);
-	tcase_add_test(tc, test_other_filters_first);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "filter", cap_setup, NULL,
+		 PP_TESTS(test_direct_no_walk, test_child_grandchild_thread, test_without_inherit,
+			  test_unrelated, test_depth_cap, test_kthread_and_idle, test_credentials,
+			  test_other_filters_first));
 	return s;
 }
 

@@ -305,14 +305,10 @@ END_TEST
 static Suite *ipiplan_suite(void)
 {
 	Suite *s = suite_create("ipiplan");
-	TCase *tc = tcase_create("plan");
-
+	TCase *tc = pp_tcase(s, "plan", NULL, NULL,
+			     PP_TESTS(test_plan_properties, test_due, test_pacing_loop,
+				      test_pacing_all_throttled));
 	tcase_add_loop_test(tc, test_plan_table, 0, (int)PP_ARRAY_SIZE(plan_cases));
-	tcase_add_test(tc, test_plan_properties);
-	tcase_add_test(tc, test_due);
-	tcase_add_test(tc, test_pacing_loop);
-	tcase_add_test(tc, test_pacing_all_throttled);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

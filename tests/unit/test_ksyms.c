@@ -323,12 +323,8 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("ksyms");
-	TCase *tc = tcase_create("core");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_only_needed_lines);
-	tcase_add_test(tc, test_same_resolution_as_full_snapshot);
-	tcase_add_test(tc, test_unreadable_or_unprivileged);
-	tcase_add_test(tc, test_bad_record_stops_scan);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "core", setup, teardown,
+		 PP_TESTS(test_only_needed_lines, test_same_resolution_as_full_snapshot,
+			  test_unreadable_or_unprivileged, test_bad_record_stops_scan));
 	return pp_check_run(s);
 }

@@ -273,17 +273,11 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("pagewalk");
-	TCase *tc = tcase_create("pagewalk");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_leaf_sizes_4level);
+	TCase *tc = pp_tcase(s, "pagewalk", setup, NULL,
+			     PP_TESTS(test_leaf_sizes_4level, test_not_present_huge, test_5level,
+				      test_noncanonical_and_bad_levels, test_ps_reserved_in_pml4,
+				      test_entry_flag_bits, test_read_fault_each_read,
+				      test_offset_arithmetic));
 	tcase_add_loop_test(tc, test_not_present_each_level, 0, 2);
-	tcase_add_test(tc, test_not_present_huge);
-	tcase_add_test(tc, test_5level);
-	tcase_add_test(tc, test_noncanonical_and_bad_levels);
-	tcase_add_test(tc, test_ps_reserved_in_pml4);
-	tcase_add_test(tc, test_entry_flag_bits);
-	tcase_add_test(tc, test_read_fault_each_read);
-	tcase_add_test(tc, test_offset_arithmetic);
-	suite_add_tcase(s, tc);
 	return pp_check_run(s);
 }

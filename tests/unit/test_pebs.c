@@ -1414,34 +1414,22 @@ END_TEST
 static Suite *pebs_suite(void)
 {
 	Suite *s = suite_create("pebs");
-	TCase *tc = tcase_create("records");
-
+	TCase *tc = pp_tcase(s, "records", NULL, NULL,
+			     PP_TESTS(test_fixed_consecutive, test_unknown_formats));
 	tcase_add_loop_test(tc, test_fixed_formats, 0, PP_ARRAY_SIZE(fixed_rows));
-	tcase_add_test(tc, test_fixed_consecutive);
 	tcase_add_loop_test(tc, test_adaptive, 0, PP_ARRAY_SIZE(adaptive_rows));
-	tcase_add_test(tc, test_unknown_formats);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("ds");
-	tcase_add_test(tc, test_ds_setup);
-	tcase_add_test(tc, test_ds_setup_errors);
+	tc = pp_tcase(s, "ds", NULL, NULL, PP_TESTS(test_ds_setup, test_ds_setup_errors));
 	tcase_add_loop_test(tc, test_reset_offsets, 0, PP_ARRAY_SIZE(reset_rows));
-	suite_add_tcase(s, tc);
 	tc = tcase_create("probe-plan");
 	tcase_add_loop_test(tc, test_probe_pebs, 0, PP_ARRAY_SIZE(probe_rows));
 	tcase_add_loop_test(tc, test_plan_pebs, 0, PP_ARRAY_SIZE(plan_rows));
 	tcase_add_loop_test(tc, test_vmx_refuses_pebs, 0, PP_ARRAY_SIZE(vmx_rows));
 	suite_add_tcase(s, tc);
-	tc = tcase_create("model-e2e");
+	tc = pp_tcase(s, "model-e2e", NULL, NULL,
+		      PP_TESTS(test_e2e_mixed, test_e2e_bad_index, test_foreign_nmi,
+			       test_ctr_status_with_record, test_attribution, test_capture_modes,
+			       test_start_needs_memory, test_adaptive_bit_needed));
 	tcase_add_loop_test(tc, test_e2e_formats, 0, PP_ARRAY_SIZE(fmt_rows));
-	tcase_add_test(tc, test_e2e_mixed);
-	tcase_add_test(tc, test_e2e_bad_index);
-	tcase_add_test(tc, test_foreign_nmi);
-	tcase_add_test(tc, test_ctr_status_with_record);
-	tcase_add_test(tc, test_attribution);
-	tcase_add_test(tc, test_capture_modes);
-	tcase_add_test(tc, test_start_needs_memory);
-	tcase_add_test(tc, test_adaptive_bit_needed);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

@@ -298,10 +298,6 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("perfdata");
-	TCase *t = tcase_create("writer");
-	tcase_add_checked_fixture(t, setup, teardown);
-	tcase_add_test(t, test_layout);
-	tcase_add_test(t, test_errors_leave_nothing);
-	suite_add_tcase(s, t);
+	pp_tcase(s, "writer", setup, teardown, PP_TESTS(test_layout, test_errors_leave_nothing));
 	return pp_check_run(s);
 }

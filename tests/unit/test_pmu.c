@@ -2018,65 +2018,39 @@ END_TEST
 static Suite *pmu_suite(void)
 {
 	Suite *s = suite_create("pmu");
-	TCase *tc = tcase_create("tables");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
+	TCase *tc = pp_tcase(s, "tables", setup, teardown,
+			     PP_TESTS(test_describe, test_max_period_and_msr));
 	tcase_add_loop_test(tc, test_probe_table, 0, PP_ARRAY_SIZE(probe_rows));
-	tcase_add_test(tc, test_describe);
 	tcase_add_loop_test(tc, test_encode_table, 0, PP_ARRAY_SIZE(enc_rows));
 	tcase_add_loop_test(tc, test_choice_table, 0, PP_ARRAY_SIZE(choice_rows));
 	tcase_add_loop_test(tc, test_arm_table, 0, PP_ARRAY_SIZE(arm_rows));
-	tcase_add_test(tc, test_max_period_and_msr);
 	tcase_add_loop_test(tc, test_status_table, 0, PP_ARRAY_SIZE(status_rows));
 	tcase_add_loop_test(tc, test_freq_table, 0, PP_ARRAY_SIZE(freq_rows));
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("reserve");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_reserve_ok_and_release);
-	tcase_add_test(tc, test_reserve_fixed_only_takes_sentinel);
+	tc = pp_tcase(
+		s, "reserve", setup, teardown,
+		PP_TESTS(test_reserve_ok_and_release, test_reserve_fixed_only_takes_sentinel));
 	tcase_add_loop_test(tc, test_reserve_busy_releases_everything, 0, PP_ARRAY_SIZE(busy_rows));
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("model");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_start_stop_v2);
-	tcase_add_test(tc, test_start_stop_v1);
-	tcase_add_test(tc, test_e2e_v4_several_events);
-	tcase_add_test(tc, test_e2e_v1);
-	tcase_add_test(tc, test_e2e_legacy_max_period);
-	tcase_add_test(tc, test_e2e_v1_max_period);
-	tcase_add_test(tc, test_e2e_icl_v5);
-	tcase_add_test(tc, test_foreign_overflow_not_ours);
-	tcase_add_test(tc, test_nmi_ipi_not_ours);
-	tcase_add_test(tc, test_loop_cap);
-	tcase_add_test(tc, test_freq_mode);
-	tcase_add_test(tc, test_scale_period);
-	tcase_add_test(tc, test_restore_period);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "model", setup, teardown,
+		 PP_TESTS(test_start_stop_v2, test_start_stop_v1, test_e2e_v4_several_events,
+			  test_e2e_v1, test_e2e_legacy_max_period, test_e2e_v1_max_period,
+			  test_e2e_icl_v5, test_foreign_overflow_not_ours, test_nmi_ipi_not_ours,
+			  test_loop_cap, test_freq_mode, test_scale_period, test_restore_period));
 
-	tc = tcase_create("model-itself");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_model_global_ctrl_reset);
-	tcase_add_test(tc, test_model_nmi_latch);
-	tcase_add_test(tc, test_model_handler_counts);
-	tcase_add_test(tc, test_model_freeze_and_status_msrs);
-	tcase_add_test(tc, test_model_defect1_latched_nmi);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "model-itself", setup, teardown,
+		 PP_TESTS(test_model_global_ctrl_reset, test_model_nmi_latch,
+			  test_model_handler_counts, test_model_freeze_and_status_msrs,
+			  test_model_defect1_latched_nmi));
 
-	tc = tcase_create("defects");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_defect3_foreign_pmi_reopens_lvtpc);
-	tcase_add_test(tc, test_defect4_status_acked_by_someone_else);
-	tcase_add_test(tc, test_defect6_hybrid_refused);
-	tcase_add_test(tc, test_defect7_freeze_set_before_start);
-	tcase_add_test(tc, test_defect7_freeze_set_while_running);
-	tcase_add_test(tc, test_defect8_overshoot_carried);
-	tcase_add_test(tc, test_tail_overflow_not_lost);
-	tcase_add_test(tc, test_defect9_nmi_during_stop);
-	tcase_add_test(tc, test_defect9_v1_lvtpc_before_enable);
+	tc = pp_tcase(s, "defects", setup, teardown,
+		      PP_TESTS(test_defect3_foreign_pmi_reopens_lvtpc,
+			       test_defect4_status_acked_by_someone_else,
+			       test_defect6_hybrid_refused, test_defect7_freeze_set_before_start,
+			       test_defect7_freeze_set_while_running,
+			       test_defect8_overshoot_carried, test_tail_overflow_not_lost,
+			       test_defect9_nmi_during_stop, test_defect9_v1_lvtpc_before_enable));
 	tcase_add_loop_test(tc, test_defect8_left_table, 0, PP_ARRAY_SIZE(left_rows));
-	suite_add_tcase(s, tc);
 	return s;
 }
 

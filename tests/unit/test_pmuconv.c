@@ -945,29 +945,18 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv");
-	TCase *t = tcase_create("core");
-
+	TCase *t = pp_tcase(s, "core", NULL, NULL,
+			    PP_TESTS(test_intern, test_agg_merge_sort, test_parse_hostile,
+				     test_report_self_total, test_stack_hash,
+				     test_native_stack_collisions, test_crc32, test_kallsyms,
+				     test_unwind_edges, test_atomic_file, test_json_str));
 	tcase_add_loop_test(t, test_escape, 0, (int)PC_ARRAY_SIZE(esc_cases));
-	tcase_add_test(t, test_intern);
-	tcase_add_test(t, test_agg_merge_sort);
 	tcase_add_loop_test(t, test_parse, 0, (int)PC_ARRAY_SIZE(parse_cases));
-	tcase_add_test(t, test_parse_hostile);
 	tcase_add_loop_test(t, test_detect, 0, (int)PC_ARRAY_SIZE(detect_cases));
-	tcase_add_test(t, test_report_self_total);
-	tcase_add_test(t, test_stack_hash);
-	tcase_add_test(t, test_native_stack_collisions);
-	tcase_add_test(t, test_crc32);
 	tcase_add_loop_test(t, test_demangle, 0, (int)PC_ARRAY_SIZE(demangle_cases));
-	tcase_add_test(t, test_kallsyms);
-	tcase_add_test(t, test_unwind_edges);
-	tcase_add_test(t, test_atomic_file);
 	tcase_add_loop_test(t, test_json_real, 0, (int)PC_ARRAY_SIZE(real_cases));
-	tcase_add_test(t, test_json_str);
-	suite_add_tcase(s, t);
-	t = tcase_create("elf");
+	t = pp_tcase(s, "elf", NULL, NULL, PP_TESTS(test_elf_symbols));
 	tcase_set_timeout(t, 60);
-	tcase_add_test(t, test_elf_symbols);
-	suite_add_tcase(s, t);
 	return s;
 }
 

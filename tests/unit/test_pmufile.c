@@ -1469,34 +1469,19 @@ END_TEST
 static Suite *pmufile_suite(void)
 {
 	Suite *s = suite_create("pmufile");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
+	TCase *tc = pp_tcase(s, "core", setup, teardown,
+			     PP_TESTS(test_crc32_vectors, test_round_trip, test_round_trip_large,
+				      test_for_each_stops, test_truncation_everywhere,
+				      test_real_recording_cut_everywhere, test_duration_definition,
+				      test_flipped_byte_in_samples, test_missing_frame_detected,
+				      test_unknown_version, test_big_endian_rejected,
+				      test_wrong_magic_and_empty, test_impossible_sizes,
+				      test_find_mmap, test_sample_view,
+				      test_writer_rejects_partial_records, test_writer_enospc,
+				      test_writer_sticky_error, test_abort_leaves_salvageable_file,
+				      test_verify_and_no_crc_modes, test_unknown_frame_type_skipped,
+				      test_bad_record_mid_frame, test_stream_file_shrinks));
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_crc32_vectors);
-	tcase_add_test(tc, test_round_trip);
-	tcase_add_test(tc, test_round_trip_large);
-	tcase_add_test(tc, test_for_each_stops);
-	tcase_add_test(tc, test_truncation_everywhere);
-	tcase_add_test(tc, test_real_recording_cut_everywhere);
-	tcase_add_test(tc, test_duration_definition);
-	tcase_add_test(tc, test_flipped_byte_in_samples);
-	tcase_add_test(tc, test_missing_frame_detected);
-	tcase_add_test(tc, test_unknown_version);
-	tcase_add_test(tc, test_big_endian_rejected);
-	tcase_add_test(tc, test_wrong_magic_and_empty);
-	tcase_add_test(tc, test_impossible_sizes);
-	tcase_add_test(tc, test_find_mmap);
-	tcase_add_test(tc, test_sample_view);
-	tcase_add_test(tc, test_writer_rejects_partial_records);
-	tcase_add_test(tc, test_writer_enospc);
-	tcase_add_test(tc, test_writer_sticky_error);
-	tcase_add_test(tc, test_abort_leaves_salvageable_file);
-	tcase_add_test(tc, test_verify_and_no_crc_modes);
-	tcase_add_test(tc, test_unknown_frame_type_skipped);
-	tcase_add_test(tc, test_bad_record_mid_frame);
-	tcase_add_test(tc, test_stream_file_shrinks);
-	suite_add_tcase(s, tc);
 	return s;
 }
 

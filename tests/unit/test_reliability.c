@@ -109,11 +109,8 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("reliability");
-	TCase *tc = tcase_create("procmaps");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, table_bounded_under_churn);
-	tcase_add_test(tc, reused_pid_recorded_again);
-	tcase_add_test(tc, out_of_order_time_keeps_entries);
-	suite_add_tcase(s, tc);
+	pp_tcase(s, "procmaps", setup, teardown,
+		 PP_TESTS(table_bounded_under_churn, reused_pid_recorded_again,
+			  out_of_order_time_keeps_entries));
 	return pp_check_run(s);
 }

@@ -973,36 +973,19 @@ int main(int argc, char **argv)
 	}
 
 	Suite *s = suite_create("render");
-	TCase *tc = tcase_create("escape");
+	TCase *tc = pp_tcase(s, "escape", NULL, NULL,
+			     PP_TESTS(test_escape_buf_truncates, test_labels, test_numbers,
+				      test_colors, test_script_embeddable));
 	tcase_add_loop_test(tc, test_escape_table, 0,
 			    (int)(sizeof(esc_cases) / sizeof(esc_cases[0])));
-	tcase_add_test(tc, test_escape_buf_truncates);
-	tcase_add_test(tc, test_labels);
-	tcase_add_test(tc, test_numbers);
-	tcase_add_test(tc, test_colors);
-	tcase_add_test(tc, test_script_embeddable);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("flamegraph");
-	tcase_add_test(tc, test_tree_merge);
-	tcase_add_test(tc, test_svg_frames_and_percentages);
-	tcase_add_test(tc, test_by_samples);
-	tcase_add_test(tc, test_determinism);
-	tcase_add_test(tc, test_elision);
-	tcase_add_test(tc, test_empty_profile);
-	tcase_add_test(tc, test_hostile_svg);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("diff");
-	tcase_add_test(tc, test_diff_colours);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("pagesize_html");
-	tcase_add_test(tc, test_pagesize_chart);
-	tcase_add_test(tc, test_html_page);
-	tcase_add_test(tc, test_html_source_split);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("scale");
+	pp_tcase(s, "flamegraph", NULL, NULL,
+		 PP_TESTS(test_tree_merge, test_svg_frames_and_percentages, test_by_samples,
+			  test_determinism, test_elision, test_empty_profile, test_hostile_svg));
+	pp_tcase(s, "diff", NULL, NULL, PP_TESTS(test_diff_colours));
+	pp_tcase(s, "pagesize_html", NULL, NULL,
+		 PP_TESTS(test_pagesize_chart, test_html_page, test_html_source_split));
+	tc = pp_tcase(s, "scale", NULL, NULL, PP_TESTS(test_big_profile_bounded));
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_big_profile_bounded);
-	suite_add_tcase(s, tc);
 
 	return pp_check_run(s);
 }
