@@ -119,7 +119,7 @@ static int apply(struct pc_cli *c, const struct pc_opt *op, const struct pc_cmd_
 		break;
 	case K_HELP:
 		fputs(cmd->usage, stdout);
-		return 1;
+		return 0;
 	case K_QUIET:
 		pc_quiet = 1;
 		break;
@@ -201,7 +201,7 @@ static int apply(struct pc_cli *c, const struct pc_opt *op, const struct pc_cmd_
 		f->no_demangle = true;
 		break;
 	}
-	return 0;
+	return PC_CLI_RUN;
 }
 
 int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
@@ -227,7 +227,7 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 			fprintf(stderr, "see 'pmuconv %s --help'\n", cmd->name);
 			return 2;
 		}
-		if ((r = apply(c, op, cmd)))
+		if ((r = apply(c, op, cmd)) != PC_CLI_RUN)
 			return r;
 		if (op->need && !(allowed & op->need)) {
 			/* the option itself, not its separate argument */
@@ -282,7 +282,7 @@ int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		fprintf(stderr, "pmuconv %s: %s\n", cmd->name, err);
 		return 2;
 	}
-	return 0;
+	return PC_CLI_RUN;
 }
 
 int pc_cli_take_flags(int argc, char **argv, const char *const *names, bool *set)

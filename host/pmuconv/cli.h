@@ -23,6 +23,8 @@ enum {
 	OPT_TOP = 1u << 6,	/* --top N */
 	OPT_ANNOTATE = 1u << 7, /* --annotate-kernel, --no-process */
 	OPT_SORT = 1u << 8,	/* --sort --percent-limit --callers --callees (report) */
+	/* what every command that reads samples into profiles takes */
+	OPT_PROFILE = OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT,
 };
 
 #define COMMON_INPUT_HELP                                                                          \
@@ -76,7 +78,9 @@ struct pc_cmd_help {
 	const char *usage;
 };
 
-/* Returns 0 to run, 1 if --help was printed, or 2 on a usage error. */
+/* Returns PC_CLI_RUN, or the exit code to return: 0 after --help, 2 on a
+ * usage error (said on stderr). */
+#define PC_CLI_RUN (-1)
 int pc_cli_parse(struct pc_cli *c, int argc, char **argv, unsigned allowed,
 		 const struct pc_cmd_help *cmd, int min_pos, int max_pos);
 /* Take a subcommand's own flags (names[], NULL-terminated; no arguments)

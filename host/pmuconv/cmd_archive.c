@@ -27,8 +27,8 @@ int cmd_archive(int argc, char **argv)
 	long n;
 	int r = pc_cli_parse(&c, argc, argv, OPT_OUTPUT | OPT_INPUT, &help, 1, 1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (!c.out || !strcmp(c.out, "-")) {
 		fprintf(stderr, "pmuconv archive: give the archive to write with -o OUT.tar\n");
 		return 2;

@@ -52,13 +52,10 @@ int cmd_diff(int argc, char **argv)
 	int r;
 
 	argc = pc_cli_take_flags(argc, argv, own, &absolute);
-	r = pc_cli_parse(&c, argc, argv,
-			 OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_JSON |
-				 OPT_TOP,
-			 &help, 2, 2);
+	r = pc_cli_parse(&c, argc, argv, OPT_PROFILE | OPT_JSON | OPT_TOP, &help, 2, 2);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (c.top == 20)
 		c.top = 30;
 	if (c.svg && !render_diff_flamegraph_svg) {

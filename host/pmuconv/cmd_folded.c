@@ -41,13 +41,10 @@ int cmd_folded(int argc, char **argv)
 {
 	struct pc_cli c;
 	struct pc_set s = {0};
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_ANNOTATE,
-			     &help, 1, 1);
+	int r = pc_cli_parse(&c, argc, argv, OPT_PROFILE | OPT_ANNOTATE, &help, 1, 1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if ((r = pc_cli_load(&c, &s, 0)))
 		goto out;
 	if (s.nr == 0) {

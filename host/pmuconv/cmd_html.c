@@ -18,12 +18,10 @@ int cmd_html(int argc, char **argv)
 	struct pc_report_event *reps = NULL;
 	struct pagesize_summary *ps = NULL;
 	struct pagesize_acc *acc = NULL;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_TOP,
-			     &help, 1, 1);
+	int r = pc_cli_parse(&c, argc, argv, OPT_PROFILE | OPT_TOP, &help, 1, 1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (!render_html)
 		return pc_cli_not_built("html");
 	if (!c.out) {

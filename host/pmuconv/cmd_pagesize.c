@@ -83,11 +83,9 @@ int cmd_pagesize(int argc, char **argv)
 	argc = pc_cli_take_flags(argc, argv, own, set);
 	together = set[0];
 	compare = set[1];
-	r = pc_cli_parse(&c, argc, argv,
-			 OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT | OPT_JSON,
-			 &help, 1, compare ? 2 : 1);
-	if (r)
-		return r == 1 ? 0 : 2;
+	r = pc_cli_parse(&c, argc, argv, OPT_PROFILE | OPT_JSON, &help, 1, compare ? 2 : 1);
+	if (r != PC_CLI_RUN)
+		return r;
 	if (compare && c.npos != 2) {
 		fprintf(stderr, "pmuconv pagesize: --compare wants two recordings, BEFORE and "
 				"AFTER\n");

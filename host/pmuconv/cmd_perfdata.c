@@ -41,8 +41,8 @@ int cmd_perfdata(int argc, char **argv)
 	int r = pc_cli_parse(&c, argc, argv, OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_INPUT, &help,
 			     1, 1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (c.load.format && c.load.format != PC_FMT_PMUPROF) {
 		fprintf(stderr, "pmuconv perf-data: only pmuprof recordings can be exported to "
 				"perf.data (perf script text already comes from perf)\n");

@@ -24,12 +24,10 @@ int cmd_pprof(int argc, char **argv)
 	struct pc_set s = {0};
 	struct pprof_acc *acc = NULL;
 	struct pc_out o = {0};
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT, &help, 1,
-			     1);
+	int r = pc_cli_parse(&c, argc, argv, OPT_PROFILE, &help, 1, 1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (!c.out) {
 		fprintf(stderr, "pmuconv pprof: -o OUT is required (the profile is binary; "
 				"'-o -' writes it to stdout)\n");

@@ -36,13 +36,11 @@ int cmd_report(int argc, char **argv)
 	struct pc_sort_spec spec;
 	char err[512] = "";
 	FILE *out;
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_JSON | OPT_TOP | OPT_SORT,
-			     &help, 1, 1);
+	int r = pc_cli_parse(&c, argc, argv, OPT_PROFILE | OPT_JSON | OPT_TOP | OPT_SORT, &help, 1,
+			     1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (c.sort && pc_sort_spec__parse(&spec, c.sort, err, sizeof(err))) {
 		fprintf(stderr, "pmuconv report: --sort: %s\n", err);
 		return 2;

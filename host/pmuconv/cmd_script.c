@@ -110,8 +110,8 @@ int cmd_script(int argc, char **argv)
 	int r = pc_cli_parse(&c, argc, argv, OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_INPUT, &help,
 			     1, 1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (c.load.format != PC_FMT_AUTO && c.load.format != PC_FMT_PMUPROF) {
 		fprintf(stderr,
 			"pmuconv script: reads pmuprof recordings only (%s input has no per-sample "

@@ -23,13 +23,10 @@ int cmd_speedscope(int argc, char **argv)
 	struct pc_cli c;
 	struct pc_set s = {0};
 	struct pc_out o = {0};
-	int r = pc_cli_parse(&c, argc, argv,
-			     OPT_EVENT | OPT_OUTPUT | OPT_FILTER | OPT_WEIGHT | OPT_INPUT |
-				     OPT_ANNOTATE,
-			     &help, 1, 1);
+	int r = pc_cli_parse(&c, argc, argv, OPT_PROFILE | OPT_ANNOTATE, &help, 1, 1);
 
-	if (r)
-		return r == 1 ? 0 : 2;
+	if (r != PC_CLI_RUN)
+		return r;
 	if (c.annotate_kernel) {
 		fprintf(stderr,
 			"pmuconv speedscope: --annotate-kernel applies to folded output only\n");

@@ -15,12 +15,12 @@
 static int cmp_row(const void *pa, const void *pb)
 {
 	const struct diff_row *a = pa, *b = pb;
-	double da = fabs(a->self_b - a->self_a), db = fabs(b->self_b - b->self_a);
+	double da = fabs(a->s[1].self - a->s[0].self), db = fabs(b->s[1].self - b->s[0].self);
 
 	if (da != db)
 		return da < db ? 1 : -1;
-	da = fabs(a->total_b - a->total_a);
-	db = fabs(b->total_b - b->total_a);
+	da = fabs(a->s[1].total - a->s[0].total);
+	db = fabs(b->s[1].total - b->s[0].total);
 	if (da != db)
 		return da < db ? 1 : -1;
 	return strcmp(a->name, b->name);
@@ -34,6 +34,15 @@ static int cmp_func_name(const void *pa, const void *pb)
 	int c = strcmp(a->name, b->name);
 
 	return c ? c : a->kind - b->kind;
+}
+
+/* Row d's side k (A 0, B 1) from that recording's function row f. */
+static void side(struct diff_row *d, int k, const struct pc_func_row *f, uint64_t total)
+{
+	d->name = f->name;
+	d->kind = f->kind;
+	d->s[k] = (struct diff_side){pc_pct(f->self_weight, total), pc_pct(f->total_weight, total),
+				     f->self_weight, f->total_weight, f->self_samples};
 }
 
 int diff_rows(const struct pc_report_event *ra, const struct pc_report_event *rb,
@@ -53,24 +62,10 @@ int diff_rows(const struct pc_report_event *ra, const struct pc_report_event *rb
 	while (i < na || j < nb) {
 		int c = i == na ? 1 : j == nb ? -1 : cmp_func_name(&a[i], &b[j]);
 		struct diff_row *d = &rows[n++];
-		if (c <= 0) {
-			d->name = a[i].name;
-			d->kind = a[i].kind;
-			d->self_a = pc_pct(a[i].self_weight, ta);
-			d->total_a = pc_pct(a[i].total_weight, ta);
-			d->self_wa = a[i].self_weight;
-			d->total_wa = a[i].total_weight;
-			d->self_sa = a[i].self_samples;
-		}
-		if (c >= 0) {
-			d->name = b[j].name;
-			d->kind = b[j].kind;
-			d->self_b = pc_pct(b[j].self_weight, tb);
-			d->total_b = pc_pct(b[j].total_weight, tb);
-			d->self_wb = b[j].self_weight;
-			d->total_wb = b[j].total_weight;
-			d->self_sb = b[j].self_samples;
-		}
+		if (c <= 0)
+			side(d, 0, &a[i], ta);
+		if (c >= 0)
+			side(d, 1, &b[j], tb);
 		if (c <= 0)
 			i++;
 		if (c >= 0)
@@ -126,11 +121,12 @@ int diff_print(FILE *out, const char *const path[2], const struct pc_agg *const 
 			json_array_append_new(
 				fn,
 				json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
-					  pc_json_str(rows[i].name), "self_a", R4(rows[i].self_a),
-					  "self_b", R4(rows[i].self_b), "self_delta",
-					  R4(rows[i].self_b - rows[i].self_a), "total_a",
-					  R4(rows[i].total_a), "total_b", R4(rows[i].total_b),
-					  "total_delta", R4(rows[i].total_b - rows[i].total_a)));
+					  pc_json_str(rows[i].name), "self_a",
+					  R4(rows[i].s[0].self), "self_b", R4(rows[i].s[1].self),
+					  "self_delta", R4(rows[i].s[1].self - rows[i].s[0].self),
+					  "total_a", R4(rows[i].s[0].total), "total_b",
+					  R4(rows[i].s[1].total), "total_delta",
+					  R4(rows[i].s[1].total - rows[i].s[0].total)));
 		return json_diff(out, path, ev, NULL, fn);
 	}
 	for (int k = 0; k < 2; k++)
@@ -143,9 +139,9 @@ int diff_print(FILE *out, const char *const path[2], const struct pc_agg *const 
 		"total B", "delta", "function");
 	for (size_t i = 0; i < nr && i < top; i++) {
 		const struct diff_row *d = &rows[i];
-		fprintf(out, "  %6.2f%% %6.2f%% %+7.2f  %6.2f%% %6.2f%% %+7.2f  %s\n", d->self_a,
-			d->self_b, d->self_b - d->self_a, d->total_a, d->total_b,
-			d->total_b - d->total_a, d->name);
+		fprintf(out, "  %6.2f%% %6.2f%% %+7.2f  %6.2f%% %6.2f%% %+7.2f  %s\n", d->s[0].self,
+			d->s[1].self, d->s[1].self - d->s[0].self, d->s[0].total, d->s[1].total,
+			d->s[1].total - d->s[0].total, d->name);
 	}
 	if (nr > top)
 		fprintf(out, "  ... %zu more\n", nr - top);
@@ -163,8 +159,8 @@ static double per_s(uint64_t v, int k)
 static int cmp_row_abs(const void *pa, const void *pb)
 {
 	const struct diff_row *a = pa, *b = pb;
-	double da = fabs(per_s(a->self_wb, 1) - per_s(a->self_wa, 0));
-	double db = fabs(per_s(b->self_wb, 1) - per_s(b->self_wa, 0));
+	double da = fabs(per_s(a->s[1].self_w, 1) - per_s(a->s[0].self_w, 0));
+	double db = fabs(per_s(b->s[1].self_w, 1) - per_s(b->s[0].self_w, 0));
 
 	if (da != db)
 		return da < db ? 1 : -1;
@@ -186,15 +182,16 @@ int diff_print_absolute(FILE *out, const char *const path[2], const struct pc_ag
 		for (size_t i = 0; i < nr && i < top; i++) {
 			const struct diff_row *d = &rows[i];
 			json_array_append_new(
-				fn, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
-					      pc_json_str(d->name), "self_per_s_a",
-					      R4(per_s(d->self_wa, 0)), "self_per_s_b",
-					      R4(per_s(d->self_wb, 1)), "self_per_s_delta",
-					      R4(per_s(d->self_wb, 1) - per_s(d->self_wa, 0)),
-					      "total_per_s_a", R4(per_s(d->total_wa, 0)),
-					      "total_per_s_b", R4(per_s(d->total_wb, 1)),
-					      "self_samples_per_s_a", R4(per_s(d->self_sa, 0)),
-					      "self_samples_per_s_b", R4(per_s(d->self_sb, 1))));
+				fn,
+				json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+					  pc_json_str(d->name), "self_per_s_a",
+					  R4(per_s(d->s[0].self_w, 0)), "self_per_s_b",
+					  R4(per_s(d->s[1].self_w, 1)), "self_per_s_delta",
+					  R4(per_s(d->s[1].self_w, 1) - per_s(d->s[0].self_w, 0)),
+					  "total_per_s_a", R4(per_s(d->s[0].total_w, 0)),
+					  "total_per_s_b", R4(per_s(d->s[1].total_w, 1)),
+					  "self_samples_per_s_a", R4(per_s(d->s[0].self_s, 0)),
+					  "self_samples_per_s_b", R4(per_s(d->s[1].self_s, 1))));
 		}
 		return json_diff(out, path, ev, secs, fn);
 	}
@@ -213,14 +210,14 @@ int diff_print_absolute(FILE *out, const char *const path[2], const struct pc_ag
 		"change", "samples A/s", "samples B/s", "function");
 	for (size_t i = 0; i < nr && i < top; i++) {
 		const struct diff_row *d = &rows[i];
-		double a = per_s(d->self_wa, 0), b = per_s(d->self_wb, 1);
+		double a = per_s(d->s[0].self_w, 0), b = per_s(d->s[1].self_w, 1);
 		char ch[16];
 		if (a > 0)
 			snprintf(ch, sizeof(ch), "%+.1f%%", 100.0 * (b - a) / a);
 		else
 			snprintf(ch, sizeof(ch), "%s", b > 0 ? "new" : "-");
 		fprintf(out, "  %14.1f %14.1f %+14.1f %8s  %11.2f %11.2f  %s\n", a, b, b - a, ch,
-			per_s(d->self_sa, 0), per_s(d->self_sb, 1), d->name);
+			per_s(d->s[0].self_s, 0), per_s(d->s[1].self_s, 1), d->name);
 	}
 	if (nr > top)
 		fprintf(out, "  ... %zu more\n", nr - top);

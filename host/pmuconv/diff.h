@@ -6,12 +6,16 @@
 #include <stdio.h>
 #include "report.h"
 
+struct diff_side {
+	double self, total;	  /* percent of the recording's total */
+	uint64_t self_w, total_w; /* weights (estimated counts) */
+	uint64_t self_s;	  /* self samples */
+};
+
 struct diff_row {
 	const char *name;
 	int kind;
-	double self_a, self_b, total_a, total_b;       /* percent of each total */
-	uint64_t self_wa, self_wb, total_wa, total_wb; /* weights (estimated counts) */
-	uint64_t self_sa, self_sb;		       /* self samples */
+	struct diff_side s[2]; /* A, B */
 };
 
 /* Join A's and B's function tables by (name, kind) into *out (to free),

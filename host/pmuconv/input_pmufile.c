@@ -47,6 +47,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 #else
 #include "lib/pmufile/pmufile.h"
 #include "unwind.h"
+#include "psnames.h"
 
 #define KMODE	      1u   /* raw key flag: sample interrupted kernel mode */
 #define UNWOUND	      2u   /* raw key flag: user frames from the DWARF unwinder */
@@ -270,16 +271,6 @@ static int64_t raw_add(struct loader *l, const struct pmuprof_sample *s, uint8_t
 	return (int64_t)(l->raw_nr - RAW_HDR_WORDS - n);
 }
 
-static uint32_t page_index(uint8_t p)
-{
-	static const uint8_t idx[] = {[PMUPROF_PAGE_UNKNOWN] = PS_UNKNOWN,
-				      [PMUPROF_PAGE_4K] = PS_4K,
-				      [PMUPROF_PAGE_2M] = PS_2M,
-				      [PMUPROF_PAGE_1G] = PS_1G};
-
-	return p < PC_ARRAY_SIZE(idx) ? idx[p] : PS_UNKNOWN;
-}
-
 /* --dso/--symbol: the sampled IP (the interrupted one; else the innermost
  * frame) against the filter (resolved here, uncached: only with these). */
 static bool leaf_matches(struct loader *l, const struct pmufile_sample_view *v)
@@ -374,7 +365,7 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	if (raw < 0 || !l->want_addr || !ad)
 		return raw < 0 ? (int)raw : 0;
 	uint32_t dp = ad->addr_status == PMUPROF_ADDR_OK && ad->data_addr
-			      ? page_index(ad->data_page)
+			      ? ps_page_of_record(ad->data_page)
 			      : PS_NONE;
 	if (dp != PS_NONE && l->out->wants_access) {
 		if (pc_grow((void **)&l->acc, &l->cap_acc, l->nr_acc + 1, sizeof(*l->acc)))
@@ -385,7 +376,7 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	}
 	return part_add(l, (uint64_t)raw, s->ip,
 			(ad->addr_status < 8 ? ad->addr_status : 7) |
-				page_index(ad->code_page) << 8 | dp << 16,
+				ps_page_of_record(ad->code_page) << 8 | dp << 16,
 			w);
 }
 

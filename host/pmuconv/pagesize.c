@@ -152,9 +152,8 @@ static int cmp_named_weight(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* Merge equal (page, name), then keep the heaviest PS_TOP_MAX per page. */
-static void fill_top(struct named *v, size_t n, struct ps_top top[PS__NR][PS_TOP_MAX],
-		     size_t nr_top[PS__NR])
+/* Merge equal (page, name) in place; returns the new count. */
+static size_t merge_named(struct named *v, size_t n)
 {
 	size_t m = 0;
 
@@ -167,6 +166,15 @@ static void fill_top(struct named *v, size_t n, struct ps_top top[PS__NR][PS_TOP
 			v[m++] = v[i];
 		}
 	}
+	return m;
+}
+
+/* Merge equal (page, name), then keep the heaviest PS_TOP_MAX per page. */
+static void fill_top(struct named *v, size_t n, struct ps_top top[PS__NR][PS_TOP_MAX],
+		     size_t nr_top[PS__NR])
+{
+	size_t m = merge_named(v, n);
+
 	qsort(v, m, sizeof(*v), cmp_named_weight);
 	for (size_t i = 0; i < m; i++) {
 		int p = v[i].page;
@@ -221,23 +229,6 @@ static void fill_funcs(struct ps_event *pe, struct named *v, size_t n)
 	}
 	memcpy(pe->funcs, f, nf * sizeof(*f));
 	pe->nr_funcs = nf;
-}
-
-/* Merge equal (page, name) in place; returns the new count. */
-static size_t merge_named(struct named *v, size_t n)
-{
-	size_t m = 0;
-
-	qsort(v, n, sizeof(*v), cmp_named_key);
-	for (size_t i = 0; i < n; i++) {
-		if (m && v[m - 1].page == v[i].page && !strcmp(v[m - 1].name, v[i].name)) {
-			v[m - 1].samples += v[i].samples;
-			v[m - 1].weight += v[i].weight;
-		} else {
-			v[m++] = v[i];
-		}
-	}
-	return m;
 }
 
 static int summarize_view(const struct pagesize_acc *a, const struct pc_set *set, size_t e,

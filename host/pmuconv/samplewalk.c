@@ -17,6 +17,7 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 }
 #else
 #include "lib/pmufile/pmufile.h"
+#include "psnames.h"
 
 struct walker {
 	const struct pc_filter *flt;
@@ -29,16 +30,6 @@ struct walker {
 	struct pc_rec_frame *fr;
 	uint64_t bad;
 };
-
-static uint8_t page_of(uint8_t p)
-{
-	static const uint8_t idx[] = {[PMUPROF_PAGE_UNKNOWN] = PS_UNKNOWN,
-				      [PMUPROF_PAGE_4K] = PS_4K,
-				      [PMUPROF_PAGE_2M] = PS_2M,
-				      [PMUPROF_PAGE_1G] = PS_1G};
-
-	return p < PC_ARRAY_SIZE(idx) ? idx[p] : PS_UNKNOWN;
-}
 
 static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 {
@@ -75,10 +66,10 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 	r.comm[16] = 0;
 	if (v.addr) {
 		r.has_addr = true;
-		r.code_page = page_of(v.addr->code_page);
+		r.code_page = ps_page_of_record(v.addr->code_page);
 		if (v.addr->addr_status == PMUPROF_ADDR_OK && v.addr->data_addr) {
 			r.data_addr = v.addr->data_addr;
-			r.data_page = page_of(v.addr->data_page);
+			r.data_page = ps_page_of_record(v.addr->data_page);
 		}
 	}
 	const uint32_t nk = s->nr_kstack, nu = s->nr_ustack;

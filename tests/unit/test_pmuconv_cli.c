@@ -206,30 +206,32 @@ static const struct {
 	const char *args; /* after the subcommand, split at spaces */
 	unsigned allowed;
 	int ret;
-	const char *want; /* ret 0: the fields set (summary()); else the stderr text */
+	const char *want; /* ret PC_CLI_RUN: the fields set (summary()); else the stderr text */
 } parse_cases[] = {
-	{__LINE__, "", 0, 0, "top=20"},
-	{__LINE__, "-e cycles -o out.txt a.pmu", OPT_EVENT | OPT_OUTPUT, 0,
+	{__LINE__, "", 0, PC_CLI_RUN, "top=20"},
+	{__LINE__, "-e cycles -o out.txt a.pmu", OPT_EVENT | OPT_OUTPUT, PC_CLI_RUN,
 	 "ev=cycles out=out.txt top=20 pos=a.pmu"},
-	{__LINE__, "--event=x --output - --svg s.svg", OPT_EVENT | OPT_OUTPUT, 0,
+	{__LINE__, "--event=x --output - --svg s.svg", OPT_EVENT | OPT_OUTPUT, PC_CLI_RUN,
 	 "ev=x out=- svg=s.svg top=20"},
 	{__LINE__, "-p 42 --comm app -C 0-1 --time 1,2 -d libc.so -S main --kernel-only",
-	 OPT_FILTER, 0,
+	 OPT_FILTER, PC_CLI_RUN,
 	 "top=20 pid=42 comm=app cpu time=1000000000-2000000999 dso=libc.so sym=main mode=1"},
-	{__LINE__, "--dsos a --symbols b --user-only", OPT_FILTER, 0, "top=20 dso=a sym=b mode=2"},
-	{__LINE__, "--weight samples -n 5 --json", OPT_WEIGHT | OPT_TOP | OPT_JSON, 0,
+	{__LINE__, "--dsos a --symbols b --user-only", OPT_FILTER, PC_CLI_RUN,
+	 "top=20 dso=a sym=b mode=2"},
+	{__LINE__, "--weight samples -n 5 --json", OPT_WEIGHT | OPT_TOP | OPT_JSON, PC_CLI_RUN,
 	 "json top=5 weight=1"},
-	{__LINE__, "--annotate-kernel --no-process", OPT_ANNOTATE, 0, "top=20 annotate noproc"},
-	{__LINE__, "-s sym,dso --percent-limit 2.5% --callers f --callees g", OPT_SORT, 0,
+	{__LINE__, "--annotate-kernel --no-process", OPT_ANNOTATE, PC_CLI_RUN,
+	 "top=20 annotate noproc"},
+	{__LINE__, "-s sym,dso --percent-limit 2.5% --callers f --callees g", OPT_SORT, PC_CLI_RUN,
 	 "top=20 sort=sym,dso pct=2.5 callers=f callees=g"},
 	{__LINE__,
 	 "--input-format folded --vmlinux vm --salvage --event-name E --no-offsets --no-demangle "
 	 "--call-graph fp --debug-dir /d",
-	 OPT_INPUT, 0,
+	 OPT_INPUT, PC_CLI_RUN,
 	 "top=20 salvage nodemangle fp fmt=4 vmlinux=vm debugdir=/d evname=E nooffsets"},
-	{__LINE__, "-q --progress a b", 0, 0, "top=20 pos=a pos=b quiet progress=1"},
-	{__LINE__, "--no-progress", 0, 0, "top=20 progress=-1"},
-	{__LINE__, "-h", 0, 1, ""},
+	{__LINE__, "-q --progress a b", 0, PC_CLI_RUN, "top=20 pos=a pos=b quiet progress=1"},
+	{__LINE__, "--no-progress", 0, PC_CLI_RUN, "top=20 progress=-1"},
+	{__LINE__, "-h", 0, 0, ""},
 	{__LINE__, "--bogus", ~0u, 2,
 	 "pmuconv t: unknown option or missing argument: --bogus\nsee 'pmuconv t --help'\n"},
 	{__LINE__, "-e", ~0u, 2,
@@ -344,10 +346,10 @@ START_TEST(test_cli_parse)
 	stderr = saved;
 	ck_assert_msg(r == parse_cases[_i].ret, "line %d: returned %d (%s)", parse_cases[_i].line,
 		      r, err);
-	if (r == 0)
+	if (r == PC_CLI_RUN)
 		summary(&c, got, sizeof(got));
-	ck_assert_msg(!strcmp(r ? err : got, parse_cases[_i].want), "line %d: got '%s'",
-		      parse_cases[_i].line, r ? err : got);
+	ck_assert_msg(!strcmp(r != PC_CLI_RUN ? err : got, parse_cases[_i].want),
+		      "line %d: got '%s'", parse_cases[_i].line, r != PC_CLI_RUN ? err : got);
 	free(err);
 }
 END_TEST
