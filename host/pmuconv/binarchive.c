@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Collects the binaries a recording's samples hit into a tar; see archive.h. */
+/* Collects the binaries a recording's samples hit into a tar; see binarchive.h. */
 #include "binarchive.h"
 #include "textparse.h"
 #include "util.h"

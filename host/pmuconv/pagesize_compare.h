@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* `pmuconv pagesize --compare BEFORE AFTER`: two page-size summaries side by
+ * side, as text or JSON (pagesize_compare.c). */
 #ifndef PMUCONV_PAGESIZE_COMPARE_H
 #define PMUCONV_PAGESIZE_COMPARE_H
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Hashing, the arena, growable arrays, diagnostics, progress, mmap input. */
+/* Hashing, the arena, growable arrays, diagnostics, progress, mmap input,
+ * --json values (util.h). */
 #include "util.h"
 
 #include <errno.h>

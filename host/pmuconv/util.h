@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmuconv internals shared by every stage: hashing, a bump arena, growable
- * arrays, diagnostics and progress. Not a public API.
+ * arrays, diagnostics, progress, mmap input and the --json values and dump
+ * (jansson). Not a public API.
  */
 #ifndef PMUCONV_UTIL_H
 #define PMUCONV_UTIL_H

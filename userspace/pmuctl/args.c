@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Small argument parsers for pmuctl record (args.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Opening /dev/pmuprof and talking to it (device.h). */
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Process table, memory maps and build-ids captured while recording
+ * (procmaps.h). */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

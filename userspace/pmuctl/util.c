@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmuctl: messages and small helpers (util.h). */
+/* pmuctl: messages, file and line readers, small helpers (util.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

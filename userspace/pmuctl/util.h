@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pmuctl: one-line messages, exit codes and small helpers every subcommand uses. */
+/* pmuctl: one-line messages, exit codes, file and line readers and small
+ * helpers every subcommand uses. */
 #ifndef PMUCTL_UTIL_H
 #define PMUCTL_UTIL_H
 
