@@ -8,7 +8,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfmon/pfmlib.h>
@@ -45,8 +44,6 @@ static const struct {
 	[GEN_DTLB_STORE_MISSES] = {"dtlb-store-misses", "events", "stores whose DTLB miss walked"},
 	[GEN_ITLB_MISSES] = {"itlb-misses", "events", "instruction fetches whose ITLB miss walked"},
 };
-
-#define CPU_CLOCK_NAME "cpu-clock"
 
 struct gen_row {
 	const char *pmus; /* comma-separated libpfm4 PMU names, or "*" */
@@ -127,6 +124,11 @@ const char *events__pmu_name(void)
 	return core_pmu >= 0 ? core_info.name : NULL;
 }
 
+const pfm_pmu_info_t *events__core_pmu(void)
+{
+	return core_pmu >= 0 ? &core_info : NULL;
+}
+
 /* ---------------------------------------------------------------- */
 /* Generic names                                                     */
 /* ---------------------------------------------------------------- */
@@ -168,6 +170,11 @@ int events__generic_count(void)
 const char *events__generic_name(int i)
 {
 	return i >= 0 && i < GEN__N ? gen_info[i].name : NULL;
+}
+
+const char *events__generic_desc(int i)
+{
+	return i >= 0 && i < GEN__N ? gen_info[i].desc : NULL;
 }
 
 const char *events__generic_mapping(int i)
@@ -286,8 +293,8 @@ int events__suggest(const char *name, const char **out, int max)
 		if (d <= limit)
 			cand_add(c, &n, max, gen_info[i].name, d);
 	}
-	if (events__distance(base, CPU_CLOCK_NAME) <= limit)
-		cand_add(c, &n, max, CPU_CLOCK_NAME, events__distance(base, CPU_CLOCK_NAME));
+	if (events__distance(base, EV_CPU_CLOCK) <= limit)
+		cand_add(c, &n, max, EV_CPU_CLOCK, events__distance(base, EV_CPU_CLOCK));
 	if (core_pmu >= 0) {
 		int idx;
 
@@ -583,7 +590,7 @@ int events__resolve(const char *spec, struct pmuctl_event *ev, char *err, size_t
 	mods = strstr(name, "::") ? NULL : strchr(name, ':');
 	blen = mods ? (size_t)(mods - name) : len;
 
-	if (blen == strlen(CPU_CLOCK_NAME) && !strncasecmp(name, CPU_CLOCK_NAME, blen)) {
+	if (blen == strlen(EV_CPU_CLOCK) && !strncasecmp(name, EV_CPU_CLOCK, blen)) {
 		if (mods) {
 			snprintf(err, errlen,
 				 "event '%s': cpu-clock takes no modifiers; use -u or -k for the "
@@ -592,7 +599,7 @@ int events__resolve(const char *spec, struct pmuctl_event *ev, char *err, size_t
 			return -EINVAL;
 		}
 		ev->source = PMUPROF_SOURCE_NMI_IPI;
-		snprintf(ev->resolved, sizeof(ev->resolved), "%s", CPU_CLOCK_NAME);
+		snprintf(ev->resolved, sizeof(ev->resolved), "%s", EV_CPU_CLOCK);
 		snprintf(ev->unit, sizeof(ev->unit), "ns");
 		return 0;
 	}
@@ -719,173 +726,4 @@ int events__check_counters(const struct pmuctl_event *ev, int n, unsigned int nr
 		}
 	}
 	return 0;
-}
-
-/* ---------------------------------------------------------------- */
-/* Listing                                                           */
-/* ---------------------------------------------------------------- */
-bool events__match(const char *pattern, const char *name)
-{
-	if (!pattern || !*pattern)
-		return true;
-	if (strpbrk(pattern, "*?["))
-		return fnmatch(pattern, name, FNM_CASEFOLD) == 0;
-	return strcasestr(name, pattern) != NULL;
-}
-
-static void print_wrapped(FILE *out, const char *indent, const char *text)
-{
-	fprintf(out, "%s%s\n", indent, text ? text : "");
-}
-
-/* A generic name's libpfm4 name if this PMU really knows it, else NULL. */
-static const char *generic_usable(int i)
-{
-	const char *map = events__generic_mapping(i);
-	char q[EV_NAME_MAX * 2];
-	char base[EV_NAME_MAX];
-
-	if (!map)
-		return NULL;
-	base_name(map, base, sizeof(base));
-	snprintf(q, sizeof(q), "%s::%s", core_info.name, base);
-	return pfm_find_event(q) >= 0 ? map : NULL;
-}
-
-const char *events__hw_unusable(void)
-{
-	static char buf[256];
-
-	/* libpfm4's AMD core PMUs are all named amd64_* (amd64_k8_*,
-	 * amd64_fam10h.. amd64_fam19h_zen*) */
-	if (core_pmu >= 0 && !strncmp(core_info.name, "amd64", 5)) {
-		snprintf(buf, sizeof(buf),
-			 "this is an AMD CPU (libpfm4 PMU %s) and pmuprof programs only Intel's "
-			 "architectural PMU",
-			 core_info.name);
-		return buf;
-	}
-	return NULL;
-}
-
-/* Events (with their unit masks) libpfm4 lists for the core PMU that match. */
-static int count_hw(const char *pattern, bool verbose)
-{
-	int n = 0, idx;
-
-	for (idx = core_info.first_event; core_pmu >= 0 && idx != -1;
-	     idx = pfm_get_event_next(idx)) {
-		pfm_event_info_t ei;
-
-		memset(&ei, 0, sizeof(ei));
-		ei.size = sizeof(ei);
-		if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
-			continue;
-		n += !pattern || events__match(pattern, ei.name) ||
-		     (verbose && ei.desc && events__match(pattern, ei.desc));
-	}
-	return n;
-}
-
-int events__list(FILE *out, const char *pattern, bool verbose, const char *hidden_why)
-{
-	int printed = 0, i, idx;
-	bool header = false;
-
-	if (hidden_why) {
-		int nhw = count_hw(pattern, verbose);
-
-		if (events__match(pattern, CPU_CLOCK_NAME)) {
-			fprintf(out, "pmuprof generic events:\n  %-20s %-40s %s\n", CPU_CLOCK_NAME,
-				"NMI-IPI timer (no PMU needed)",
-				"CPU time; period in ns, -F in Hz");
-			printed++;
-		}
-		fprintf(out,
-			"%sOnly cpu-clock is usable here: %s. Not listed: the %d generic hardware "
-			"events and %d %s events; 'pmuctl list --all' lists them.\n",
-			printed ? "\n" : "", hidden_why, GEN__N, nhw,
-			core_pmu >= 0 ? core_info.name : "hardware");
-		return printed ? printed : 1;
-	}
-	for (i = 0; i < GEN__N; i++) {
-		const char *map = core_pmu >= 0 ? generic_usable(i) : NULL;
-
-		if (!events__match(pattern, gen_info[i].name) &&
-		    !(map && events__match(pattern, map)))
-			continue;
-		if (!header) {
-			fprintf(out, "pmuprof generic events%s%s%s:\n",
-				core_pmu >= 0 ? " (mapping for " : "",
-				core_pmu >= 0 ? core_info.name : "", core_pmu >= 0 ? ")" : "");
-			header = true;
-		}
-		fprintf(out, "  %-20s %-40s %s\n", gen_info[i].name,
-			core_pmu < 0 ? "(no PMU known to libpfm4)"
-			: map	     ? map
-				     : "(not available on this model)",
-			gen_info[i].desc);
-		printed++;
-	}
-	if (events__match(pattern, CPU_CLOCK_NAME)) {
-		if (!header)
-			fprintf(out, "pmuprof generic events:\n");
-		fprintf(out, "  %-20s %-40s %s\n", CPU_CLOCK_NAME, "NMI-IPI timer (no PMU needed)",
-			"CPU time; period in ns, -F in Hz");
-		printed++;
-	}
-	if (core_pmu < 0) {
-		fprintf(out,
-			"\nlibpfm4 knows no core PMU for this CPU (a VM without a virtual PMU, "
-			"or a CPU libpfm4 does not support); set LIBPFM_FORCE_PMU=NAME to list "
-			"another model's events.\n");
-		return printed;
-	}
-	header = false;
-	for (idx = core_info.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
-		pfm_event_info_t ei;
-		bool ev_match, shown = false;
-		char full[EV_NAME_MAX * 2 + 2];
-
-		memset(&ei, 0, sizeof(ei));
-		ei.size = sizeof(ei);
-		if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
-			continue;
-		ev_match = events__match(pattern, ei.name) ||
-			   (verbose && ei.desc && events__match(pattern, ei.desc));
-		for (i = -1; i < ei.nattrs; i++) {
-			pfm_event_attr_info_t ai;
-			bool m = ev_match;
-
-			if (i >= 0) {
-				memset(&ai, 0, sizeof(ai));
-				ai.size = sizeof(ai);
-				if (pfm_get_event_attr_info(idx, i, PFM_OS_NONE, &ai) !=
-					    PFM_SUCCESS ||
-				    ai.type != PFM_ATTR_UMASK)
-					continue;
-				snprintf(full, sizeof(full), "%s:%s", ei.name, ai.name);
-				m = m || events__match(pattern, full);
-				snprintf(full, sizeof(full), "%s.%s", ei.name, ai.name);
-				m = m || events__match(pattern, full);
-			}
-			if (!m)
-				continue;
-			if (!header) {
-				fprintf(out, "%s%s events (libpfm4 PMU %s):\n", printed ? "\n" : "",
-					core_info.desc, core_info.name);
-				header = true;
-			}
-			if (!shown) {
-				fprintf(out, "  %s\n", ei.name);
-				print_wrapped(out, "      ", ei.desc);
-				shown = true;
-				printed++;
-			}
-			if (i >= 0)
-				fprintf(out, "    :%-32s %s%s\n", ai.name, ai.desc ? ai.desc : "",
-					ai.is_dfl ? " (default)" : "");
-		}
-	}
-	return printed;
 }

@@ -12,9 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <perfmon/pfmlib.h>
 
 #define EV_NAME_MAX	128
 #define EV_RESOLVED_MAX 256
+#define EV_CPU_CLOCK	"cpu-clock" /* the NMI-IPI timer event: no PMU needed */
 
 struct pmuctl_event {
 	char name[EV_NAME_MAX];		/* as typed, without "/PERIOD" */
@@ -30,8 +32,10 @@ struct pmuctl_event {
 
 /* Initialise libpfm4 (honours LIBPFM_FORCE_PMU). Idempotent. */
 int events__init(char *err, size_t errlen);
-/* libpfm4 name of the core PMU names resolve against ("skl", ...), or NULL. */
+/* libpfm4 name of the core PMU names resolve against ("skl", ...), or NULL;
+ * and that PMU's libpfm4 description (NULL: none). */
 const char *events__pmu_name(void);
+const pfm_pmu_info_t *events__core_pmu(void);
 
 /*
  * Resolve "NAME[/PERIOD]". A ":p" (":pp", ":ppp") modifier requests PEBS:
@@ -55,8 +59,10 @@ unsigned int events__distance(const char *a, const char *b);
  * current PMU (NULL when unmapped). */
 int events__generic_count(void);
 const char *events__generic_name(int i);
+const char *events__generic_desc(int i);
 const char *events__generic_mapping(int i);
 
+/* events_list.c: */
 /* Why the hardware events libpfm4 lists for this CPU cannot be used by
  * pmuprof whatever the module says (an AMD PMU: pmuprof programs Intel's
  * architectural PMU only), or NULL. */
