@@ -535,14 +535,17 @@ static void pp_tp_find(struct tracepoint *tp, void *priv)
  * __schedule+0x1bc (rcu_preempt stall reports, console log kept in the
  * 2026-11-26 notes). perf rate-limits its own context-switch static key
  * for the same kind of reason. Now a module load patches it at most once.
- * Off by default still (follow_target=1 turns it on) until make check has
- * run clean with it on for a while.
+ * The freeze is not pmuprof's: the scenario rel_tp_toggle reproduced it with
+ * the module not loaded, by enabling and disabling the sched_switch trace
+ * event from tracefs (docs/KERNEL.md). On by default; follow_target=0 goes
+ * back to counting everywhere and filtering at sample time.
  */
-static bool pp_follow_target;
+static bool pp_follow_target = true;
 static bool pp_switch_registered; /* under pp_sess.lock, or at exit */
 module_param_named(follow_target, pp_follow_target, bool, 0644);
-MODULE_PARM_DESC(follow_target, "per-process sessions switch counters and NMI-IPIs at "
-				"context switch (experimental; default off)");
+MODULE_PARM_DESC(follow_target,
+		 "per-process sessions switch counters and NMI-IPIs at "
+		 "context switch (default on; 0: count everywhere, filter at sample time)");
 
 static bool pp_switch_hook(struct pp_session *s)
 {

@@ -9,7 +9,7 @@
 # timeout: 240
 
 [ "$NCPUS" -ge 2 ] || fail "needs 2 CPUs (# smp: header)"
-load_module follow_target=1
+load_module
 nmi() { awk -v c=$(($1 + 2)) '$1 == "NMI:" { print $c }' /proc/interrupts; }
 # cpufield FILE CPU KEY: KEY=value of the "record: cpu=CPU ..." line (0 if none)
 cpufield() {
