@@ -682,6 +682,8 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	snprintf(ac->hostname, sizeof(ac->hostname), "%s", f->hdr.hostname);
 	snprintf(ac->kernel, sizeof(ac->kernel), "%s", f->hdr.kernel_release);
 	snprintf(ac->cpu_model, sizeof(ac->cpu_model), "%s", f->hdr.cpu_model_name);
+	ac->cpu_vendor = f->hdr.cpu_vendor;
+	ac->cpu_family = f->hdr.cpu_family;
 	snprintf(ac->cmdline, sizeof(ac->cmdline), "%.511s", f->hdr.cmdline);
 	s->has_cpu = true;
 	s->has_process = !flt->no_process;
@@ -712,6 +714,8 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 		l->agg[ev->index] = a;
 		any = true;
 		a->acct.source = ev->source;
+		a->acct.config = ev->config;
+		snprintf(a->acct.resolved, sizeof(a->acct.resolved), "%s", ev->resolved);
 		a->acct.weight_is_period = flt->weight == PC_WEIGHT_PERIOD;
 		snprintf(a->prof.unit, sizeof(a->prof.unit), "%s",
 			 !a->acct.weight_is_period ? "samples"

@@ -5,6 +5,7 @@
 #include "pagemap.h"
 #include "verdict.h"
 #include "pcagg.h"
+#include "tlbevent.h"
 #include "tlbinfo.h"
 #include "util.h"
 
@@ -250,6 +251,8 @@ static int summarize_view(const struct pagesize_acc *a, const struct pc_set *set
 	pe->all_samples = u->samples + k->samples;
 	snprintf(pe->event, sizeof(pe->event), "%s", set->ev[e]->prof.event);
 	snprintf(pe->unit, sizeof(pe->unit), "%s", set->ev[e]->prof.unit);
+	pe->kind = ps_event_kind(pe->event, set->ev[e]->acct.resolved, set->ev[e]->acct.config,
+				 set->acct.cpu_vendor, set->acct.cpu_family, pe->unit);
 	size_t n = 0;
 	for (size_t i = 0; i < a->nr; i++) {
 		const struct ps_ent *x = &a->ents[i];
@@ -320,6 +323,12 @@ struct pagesize_summary *pagesize_acc__summarize(const struct pagesize_acc *a,
 			}
 			ps_verdict__decide(pe, s->tlb);
 		}
+	/* a time event's verdict points to the recording's page-walk event */
+	for (size_t i = 0; i < s->nr_events; i++)
+		for (size_t j = 0; s->events[i].kind == PS_EV_TIME && j < s->nr_events; j++)
+			if (ps_event_kind_walks(s->events[j].kind) && !s->events[i].walk_event[0])
+				snprintf(s->events[i].walk_event, sizeof(s->events[i].walk_event),
+					 "%s", s->events[j].event);
 out:
 	free(syms);
 	free(procs);
@@ -579,7 +588,11 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 		static const char *const view_title[PS_VIEW__NR] = {
 			"user-mode samples", "kernel-mode samples",
 			"user and kernel samples together"};
-		snprintf(unit, sizeof(unit), "est.%s", e->unit);
+		/* a walk event's estimated events are walks, by the page size of the
+		 * data they translated */
+		bool walks = e->kind == PS_EV_WALKS || e->kind == PS_EV_WALKS_4K ||
+			     e->kind == PS_EV_WALKS_2M || e->kind == PS_EV_WALKS_1G;
+		snprintf(unit, sizeof(unit), "est.%s", walks ? "walks" : e->unit);
 		fprintf(out,
 			"\n== event %s, %s: %llu samples, %llu with address data, %llu with a data "
 			"address ==\n",
@@ -601,7 +614,17 @@ int pagesize_print(FILE *out, const struct pagesize_summary *s, int json)
 		}
 		print_zeroing(out, e, kview);
 		ps_verdict__print(out, e, s->tlb, "");
-		fprintf(out, "\nData page size (shares of samples with a data address):\n");
+		if (walks)
+			fprintf(out,
+				"\nData page size (shares of samples with a data address; %s "
+				"counts "
+				"%s: these are walks by the page size of the data they "
+				"translated):\n",
+				e->event,
+				e->kind == PS_EV_WALKS ? "page walks"
+						       : ps_event_kind_phrase(e->kind));
+		else
+			fprintf(out, "\nData page size (shares of samples with a data address):\n");
 		print_split(out, "page", &e->data, unit);
 		if (s->has_code_page) {
 			fprintf(out, "\nCode page size (shares of samples with address data):\n");

@@ -100,10 +100,18 @@ struct ps_verdict_item {
 	int huge_page;		       /* PS_2M or PS_1G when ALREADY_HUGE */
 	uint64_t huge_start, huge_end; /* the 2 MiB-aligned part of the mapping */
 	uint64_t tlb_4k, tlb_2m;       /* TLB entries the touched data needs */
+	/* walk events (ps_event_kind_walks): the mapping's walks (estimated
+	 * events), the share of them 2M pages would leave, and those left */
+	uint64_t walks, walks_after;
+	double remain;
 };
 struct ps_verdict {
 	int answer;	 /* enum ps_answer */
 	bool time_event; /* shares are of time (cpu-clock, cycles...) */
+	int ev_kind;	 /* enum ps_ev_kind of the event */
+	/* walk events: the view's walks with a data address (estimated events)
+	 * and those the candidates on 2M pages would leave */
+	uint64_t walks, walks_after;
 	size_t nr;
 	struct ps_verdict_item item[PS_MAP_MAX];
 };
@@ -111,6 +119,8 @@ struct ps_verdict {
 struct ps_event {
 	char event[128];
 	char unit[32];		 /* what weight counts */
+	int kind;		 /* what the event counts: enum ps_ev_kind (tlbevent.c) */
+	char walk_event[128];	 /* a time event: the recording's page-walk event, or "" */
 	int view;		 /* enum ps_view */
 	uint64_t all_samples;	 /* the event's samples in every mode (after filters) */
 	uint64_t samples;	 /* the view's samples */

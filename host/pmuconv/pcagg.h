@@ -56,6 +56,10 @@ struct pc_event_acct {
 	uint64_t period_changes;
 	uint32_t source; /* enum pmuprof_source, 0 if unknown */
 	int weight_is_period;
+	/* pmuprof input: the event's raw encoding (IA32_PERFEVTSELx bits, 0 if
+	 * none, e.g. cpu-clock) and libpfm4's name for it ("" if none) */
+	uint64_t config;
+	char resolved[256];
 	/* pmuprof input: samples read per sample source (enum pmuprof_source):
 	 * a cpu-clock event mixes NMI_IPI and TIMER samples (the sender plan) */
 	uint64_t by_source[PC_NR_SOURCES];
@@ -111,6 +115,7 @@ struct pc_accounting {
 	const char *format; /* "pmuprof", "perf-script", "stap", "folded" */
 	uint32_t version;   /* pmuprof format version, 0 otherwise */
 	char hostname[65], kernel[65], cpu_model[64];
+	uint32_t cpu_vendor, cpu_family; /* pmuprof input: enum pmuprof_cpu_vendor; 0 unknown */
 	char cmdline[512];
 	bool has_time;
 	uint64_t duration_ns;

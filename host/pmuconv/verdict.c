@@ -15,9 +15,24 @@
  *     huge pages for it.
  * The kernel view is not judged: its data addresses are the kernel's own
  * (its first-touch zeroing of new pages is named instead).
+ *
+ * When the event counts page walks (dtlb-load-misses, DTLB_LOAD_MISSES.
+ * WALK_COMPLETED[_4K], STLB_MISS_LOADS...; tlbevent.c), the shares are of
+ * walks and the verdict predicts them: a candidate keeps the fraction
+ * remain_on_2m() of its walks on 2M pages, the view's walks with a data
+ * address fall by what the candidates lose. The model: N4 entries needed on
+ * 4K pages, N2 on 2M, an STLB of S entries shared by both (tlbinfo.h);
+ *   - N2 <= S: on 2M pages only the first touch of each region after a TLB
+ *     flush walks; walks per flush interval scale with the entries needed,
+ *     so at most N2/N4 of the walks remain;
+ *   - N2 > S: uniform accesses over N entries miss the STLB 1 - S/N of the
+ *     time: (1 - S/N2) / (1 - S/N4) of the walks remain.
+ * The same work and the same event, recorded after the change, measure it
+ * (pmuconv pagesize --compare BEFORE AFTER prints both).
  */
 #include "verdict.h"
 #include "psnames.h"
+#include "tlbevent.h"
 #include "tlbinfo.h"
 #include "util.h"
 
@@ -27,20 +42,6 @@
 #define PSV_MOSTLY    50.0 /* % of a mapping's weight */
 #define SZ_2M	      (2ull << 20)
 #define SZ_1G	      (1ull << 30)
-
-/* Events whose samples measure time rather than TLB misses. */
-bool ps_is_time_event(const char *event, const char *unit)
-{
-	static const char *const time_events[] = {"cpu-clock",	"task-clock", "cycles",
-						  "cpu-cycles", "ref-cycles", "cpu_clk_unhalted"};
-
-	if (!strcmp(unit, "ns"))
-		return true;
-	for (size_t i = 0; i < PC_ARRAY_SIZE(time_events); i++)
-		if (!strncmp(event, time_events[i], strlen(time_events[i])))
-			return true;
-	return false;
-}
 
 /* The kernel's page zeroing on first touch (a new anonymous page, a huge
  * page, a hugetlb page), by function name as kallsyms spells it. */
@@ -88,6 +89,37 @@ static void judge(struct ps_verdict_item *it, const struct ps_mapping *m, const 
 	}
 }
 
+double ps_remain_on_2m(uint64_t n4, uint64_t n2, unsigned stlb)
+{
+	if (!n4 || n2 >= n4)
+		return 1.0;
+	if (n2 <= stlb)
+		return (double)n2 / (double)n4;
+	/* here n4 > n2 > stlb */
+	return (1.0 - (double)stlb / (double)n2) / (1.0 - (double)stlb / (double)n4);
+}
+
+/* Walk events: each candidate's walks and those left on 2M pages, and the
+ * view's total before and after. */
+static void predict_walks(struct ps_event *e, const struct ps_tlb *t, bool by_weight)
+{
+	struct ps_verdict *v = &e->verdict;
+	uint64_t saved = 0;
+
+	v->walks = by_weight ? e->data.total_weight : e->data.total_samples;
+	for (size_t i = 0; i < v->nr; i++) {
+		struct ps_verdict_item *it = &v->item[i];
+		const struct ps_mapping *m = &e->maps[it->map];
+		if (it->kind != PSV_CANDIDATE)
+			continue;
+		it->walks = by_weight ? m->weight : m->samples;
+		it->remain = ps_remain_on_2m(it->tlb_4k, it->tlb_2m, t->stlb);
+		it->walks_after = (uint64_t)((double)it->walks * it->remain + 0.5);
+		saved += it->walks - it->walks_after;
+	}
+	v->walks_after = v->walks - saved;
+}
+
 void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 {
 	struct ps_verdict *v = &e->verdict;
@@ -96,7 +128,10 @@ void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 	size_t cand = 0, huge = 0;
 
 	memset(v, 0, sizeof(*v));
-	v->time_event = ps_is_time_event(e->event, e->unit);
+	v->ev_kind = e->kind;
+	/* a summary built without the kind (PS_EV_OTHER): judge the name */
+	v->time_event = e->kind == PS_EV_TIME ||
+			(e->kind == PS_EV_OTHER && ps_is_time_event(e->event, e->unit));
 	if (!e->data.total_samples) {
 		v->answer = PSA_NO_DATA;
 		return;
@@ -132,6 +167,13 @@ void ps_verdict__decide(struct ps_event *e, const struct ps_tlb *t)
 				tmp[n++] = v->item[i];
 	memcpy(v->item, tmp, n * sizeof(*tmp));
 	v->answer = cand ? PSA_LIKELY : huge ? PSA_ALREADY_HUGE : PSA_NO_CANDIDATE;
+	if (ps_event_kind_walks(e->kind))
+		predict_walks(e, t, by_weight);
+}
+
+double ps_verdict__reduction(const struct ps_verdict *v)
+{
+	return v->walks ? 100.0 * (double)(v->walks - v->walks_after) / (double)v->walks : 0.0;
 }
 
 static const char *const kind_names[] = {"candidate",	"already-huge", "fits-tlb",
@@ -213,6 +255,26 @@ static void print_item(FILE *o, const struct ps_event *e, const struct ps_verdic
 		it->tlb_2m <= t->l1d_2m ? "within the first-level DTLB"
 		: it->tlb_2m <= t->stlb ? "within the STLB"
 					: "still beyond the STLB");
+	if (ps_event_kind_walks(e->kind) && e->verdict.walks) {
+		fprintf(o,
+			"%s  walks: ~%llu of the view's ~%llu %s walks with a data address "
+			"(%.1f%%) "
+			"are on it; on 2M pages ~%llu would remain (%.1f%% of its walks: ",
+			in, (unsigned long long)it->walks, (unsigned long long)e->verdict.walks,
+			e->event, pc_pct(it->walks, e->verdict.walks),
+			(unsigned long long)it->walks_after, 100.0 * it->remain);
+		if (it->tlb_2m <= t->stlb)
+			fprintf(o,
+				"its ~%llu 2M regions fit the %u-entry STLB, so only the first "
+				"touch of each after a TLB flush walks)\n",
+				(unsigned long long)it->tlb_2m, t->stlb);
+		else
+			fprintf(o,
+				"its ~%llu 2M regions exceed the %u-entry STLB: uniform accesses "
+				"still miss it 1 - %u/%llu of the time)\n",
+				(unsigned long long)it->tlb_2m, t->stlb, t->stlb,
+				(unsigned long long)it->tlb_2m);
+	}
 	fprintf(o,
 		"%s  how: madvise((void *)%#llx, %#llx, MADV_HUGEPAGE) on its 2 MiB-aligned part "
 		"[%#llx, %#llx) (%s), with /sys/kernel/mm/transparent_hugepage/enabled set to "
@@ -277,15 +339,60 @@ void ps_verdict__print(FILE *o, const struct ps_event *e, const struct ps_tlb *t
 			"at the time, or the recording lacks that process's maps: pmuctl records "
 			"them for the processes it samples), so they cannot be judged\n",
 			in, pc_pct(unmapped, e->data.total_samples));
+	if (v->answer == PSA_LIKELY && ps_event_kind_walks(v->ev_kind) && v->walks)
+		fprintf(o,
+			"%sPredicted: with the candidate%s on 2M pages, %s would count ~%llu walks "
+			"with a data address instead of ~%llu: %.1f%% fewer, for the same work. "
+			"Measure it with the same event: pmuconv pagesize --compare BEFORE AFTER\n",
+			in, cand == 1 ? "" : "s", e->event, (unsigned long long)v->walks_after,
+			(unsigned long long)v->walks, ps_verdict__reduction(v));
 	fprintf(o, "%s(TLB sizes: %s: %u-entry L1 DTLB for 4K, %u for 2M, %u-entry STLB)\n", in,
 		t->name, t->l1d_4k, t->l1d_2m, t->stlb);
-	if (v->time_event)
+	switch (v->ev_kind) {
+	case PS_EV_TIME:
+		if (e->walk_event[0]) {
+			fprintf(o,
+				"%sNote: %s samples measure time spent, not TLB misses: a share "
+				"here is time on that data. This recording also has %s, which "
+				"counts page walks: its verdict answers directly.\n",
+				in, e->event, e->walk_event);
+			break;
+		}
 		fprintf(o,
 			"%sNote: %s samples measure time spent, not TLB misses: a share here is "
 			"time on that data. On a machine with a PMU, record a TLB-miss event "
 			"(e.g. -e dtlb-load-misses, or dtlb_load_misses.walk_completed) to answer "
 			"directly.\n",
 			in, e->event);
+		break;
+	case PS_EV_WALKS:
+	case PS_EV_WALKS_4K:
+		fprintf(o,
+			"%sNote: %s counts %s: the shares here are shares of walks, which is what "
+			"huge pages remove%s.\n",
+			in, e->event, ps_event_kind_phrase(v->ev_kind),
+			v->ev_kind == PS_EV_WALKS_4K ? " (walks of 2M and 1G pages are not counted "
+						       "by it)"
+						     : "");
+		break;
+	case PS_EV_WALKS_2M:
+	case PS_EV_WALKS_1G:
+		fprintf(o,
+			"%sNote: %s counts %s only: what huge pages still cost, not what 4K pages "
+			"do; record a TLB-miss event of every page size (e.g. -e dtlb-load-misses) "
+			"to see which 4K mappings huge pages would help.\n",
+			in, e->event, ps_event_kind_phrase(v->ev_kind));
+		break;
+	case PS_EV_STLB_HIT:
+	case PS_EV_ACCESSES:
+		fprintf(o,
+			"%sNote: %s counts %s: a share here is of those, not of page walks; record "
+			"a TLB-miss event (e.g. -e dtlb-load-misses) to answer directly.\n",
+			in, e->event, ps_event_kind_phrase(v->ev_kind));
+		break;
+	default:
+		break;
+	}
 }
 
 json_t *ps_verdict__json(const struct ps_event *e)
@@ -307,8 +414,23 @@ json_t *ps_verdict__json(const struct ps_event *e)
 
 		if (it->kind == PSV_ALREADY_HUGE)
 			json_object_set_new(j, "page", json_string(ps_page_names[it->huge_page]));
+		if (it->kind == PSV_CANDIDATE && ps_event_kind_walks(v->ev_kind)) {
+			json_object_set_new(j, "walks", json_integer(PC_JI(it->walks)));
+			json_object_set_new(j, "predicted_walks_after",
+					    json_integer(PC_JI(it->walks_after)));
+			json_object_set_new(j, "remain_on_2m", pc_json_real(it->remain, 6));
+		}
 		json_array_append_new(maps, j);
 	}
-	return json_pack("{s:s, s:b, s:o}", "answer", answer_names[v->answer], "time_event",
-			 v->time_event, "mappings", maps);
+	json_t *r = json_pack("{s:s, s:b, s:s}", "answer", answer_names[v->answer], "time_event",
+			      v->time_event, "event_kind", ps_event_kind_name(v->ev_kind));
+	if (ps_event_kind_walks(v->ev_kind)) {
+		json_object_set_new(r, "walks", json_integer(PC_JI(v->walks)));
+		json_object_set_new(r, "predicted_walks_after",
+				    json_integer(PC_JI(v->walks_after)));
+		json_object_set_new(r, "predicted_walk_reduction_percent",
+				    pc_json_real(ps_verdict__reduction(v), 4));
+	}
+	json_object_set_new(r, "mappings", maps);
+	return r;
 }

@@ -4,7 +4,9 @@
  * attributed to recorded mappings (edges, unmapped addresses, kernel
  * addresses, a pid that exec()s over the same range, a [heap] that grows),
  * the distinct-page estimate on synthetic samples with a known answer, and
- * the verdict rules on hand-built per-mapping tables.
+ * the verdict rules on hand-built per-mapping tables, which events count
+ * page walks (by name, libpfm4 name and raw encoding), and the verdict's
+ * walk prediction for them.
  */
 #include <check.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "host/pmuconv/pagesize.h"
 #include "host/pmuconv/verdict.h"
 #include "host/pmuconv/pcagg.h"
+#include "host/pmuconv/tlbevent.h"
 #include "host/pmuconv/tlbinfo.h"
 #include "host/pmuconv/util.h"
 #include "lib/pmufile/pmufile.h"
@@ -394,13 +397,123 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* ---- which events count page walks ------------------------------------ */
+
+START_TEST(test_event_kinds)
+{
+	enum { I = PMUPROF_VENDOR_INTEL, A = PMUPROF_VENDOR_AMD };
+	static const struct {
+		const char *name, *resolved;
+		uint64_t config;
+		uint32_t vendor, family;
+		const char *unit;
+		int kind;
+	} t[] = {
+		/* pmuprof recordings on Intel family 6: by encoding */
+		{"dtlb-load-misses:u", "skl::DTLB_LOAD_MISSES:WALK_COMPLETED:k=0:u=1", 0x10e08, I,
+		 6, "events", PS_EV_WALKS},
+		{"DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK", "", 0x30108, I, 6, "events", PS_EV_WALKS},
+		{"DTLB_LOAD_MISSES.WALK_COMPLETED_4K:u", "skl::DTLB_LOAD_MISSES:WALK_COMPLETED_4K",
+		 0x10208, I, 6, "events", PS_EV_WALKS_4K},
+		{"r0408:u", "raw 0x10408", 0x10408, I, 6, "events", PS_EV_WALKS_2M},
+		{"r0808", "raw 0x808", 0x808, I, 6, "events", PS_EV_WALKS_1G},
+		{"r11d0:u", "raw 0x111d0", 0x111d0, I, 6, "events", PS_EV_WALKS},
+		{"r0e49", "raw 0xe49", 0xe49, I, 6, "events", PS_EV_WALKS},
+		{"r2008", "raw 0x2008", 0x2008, I, 6, "events", PS_EV_STLB_HIT},
+		{"MEM_INST_RETIRED.ALL_LOADS:u", "", 0x181d0, I, 6, "events", PS_EV_ACCESSES},
+		{"r1000e08", "raw 0x1000e08", 0x1000e08, I, 6, "events", PS_EV_OTHER}, /* CMASK */
+		{"r800e08", "raw 0x800e08", 0x800e08, I, 6, "events", PS_EV_OTHER},    /* INV */
+		{"instructions:u", "skl::INST_RETIRED:ANY_P", 0x100c0, I, 6, "events", PS_EV_OTHER},
+		{"cycles", "skl::UNHALTED_CORE_CYCLES", 0x3003c, I, 6, "cycles", PS_EV_TIME},
+		{"cpu-clock", "cpu-clock", 0, I, 6, "ns", PS_EV_TIME},
+		/* elsewhere, and text inputs: by libpfm4 name, then by name */
+		{"r0e08", "raw 0xe08", 0xe08, A, 23, "events", PS_EV_OTHER},
+		{"x", "glm::MEM_UOPS_RETIRED:DTLB_MISS_LOADS:k=1", 0, 0, 0, "events", PS_EV_WALKS},
+		{"dTLB-load-misses", "", 0, 0, 0, "samples", PS_EV_WALKS},
+		{"dtlb_load_misses.walk_completed", "", 0, 0, 0, "events", PS_EV_WALKS},
+		{"dtlb_load_misses.walk_completed_4k:u", "", 0, 0, 0, "events", PS_EV_WALKS_4K},
+		{"cpu/dtlb_load_misses.walk_completed_2m_4m/", "", 0, 0, 0, "events", PS_EV_OTHER},
+		{"dtlb_load_misses.walk_completed_4kx", "", 0, 0, 0, "events", PS_EV_OTHER},
+		{"dtlb_store_misses.stlb_hit", "", 0, 0, 0, "events", PS_EV_STLB_HIT},
+		{"task-clock", "", 0, 0, 0, "ns", PS_EV_TIME},
+		{"", "", 0, 0, 0, "events", PS_EV_OTHER},
+	};
+
+	for (size_t i = 0; i < PC_ARRAY_SIZE(t); i++) {
+		int k = ps_event_kind(t[i].name, t[i].resolved, t[i].config, t[i].vendor,
+				      t[i].family, t[i].unit);
+		ck_assert_msg(k == t[i].kind, "row %zu (%s): kind %s, expected %s", i, t[i].name,
+			      ps_event_kind_name(k), ps_event_kind_name(t[i].kind));
+	}
+	ck_assert(ps_event_kind_walks(PS_EV_WALKS) && ps_event_kind_walks(PS_EV_WALKS_4K));
+	ck_assert(!ps_event_kind_walks(PS_EV_WALKS_2M) && !ps_event_kind_walks(PS_EV_ACCESSES));
+}
+END_TEST
+
+START_TEST(test_remain_on_2m)
+{
+	/* 2M regions within the STLB: compulsory walks only, N2/N4 */
+	ck_assert_double_eq_tol(ps_remain_on_2m(16384, 32, 1536), 32.0 / 16384, 1e-12);
+	/* beyond it: the uniform miss rates' ratio */
+	ck_assert_double_eq_tol(ps_remain_on_2m(1u << 20, 2048, 1536),
+				(1 - 1536.0 / 2048) / (1 - 1536.0 / (1u << 20)), 1e-12);
+	/* nothing known, or no fewer entries: nothing saved */
+	ck_assert_double_eq(ps_remain_on_2m(0, 0, 1536), 1.0);
+	ck_assert_double_eq(ps_remain_on_2m(10, 10, 1536), 1.0);
+}
+END_TEST
+
+START_TEST(test_verdict_walks)
+{
+	static struct ps_event e;
+	const struct ps_tlb *t = ps_tlb_for(NULL);
+	const struct ps_verdict_item *it;
+	uint64_t b = 0x7f0000000000ull;
+
+	memset(&e, 0, sizeof(e));
+	snprintf(e.event, sizeof(e.event), "dtlb-load-misses:u");
+	snprintf(e.unit, sizeof(e.unit), "events");
+	e.kind = PS_EV_WALKS;
+	/* 900 walks on a 64 MiB buffer on 4K pages (16384 pages, 32 regions),
+	 * 100 on a small array that fits the TLB */
+	add_map(&e, mk_map("[anon]", PS_MAP_ANON, b, b + (64ull << 20), 900, 0, 0, 16384, 32));
+	add_map(&e, mk_map("/bin/app", PS_MAP_FILE, 0x600000, 0x604000, 100, 0, 0, 4, 1));
+	ps_verdict__decide(&e, t);
+	ck_assert_int_eq(e.verdict.answer, PSA_LIKELY);
+	ck_assert(!e.verdict.time_event);
+	ck_assert_uint_eq(e.verdict.walks, 1000);
+	ck_assert_ptr_nonnull(it = item_for(&e, "[anon]"));
+	ck_assert_uint_eq(it->walks, 900);
+	ck_assert_uint_eq(it->walks_after, 2); /* 900 * 32/16384 = 1.76 */
+	ck_assert_uint_eq(e.verdict.walks_after, 102);
+	ck_assert_double_eq_tol(ps_verdict__reduction(&e.verdict), 89.8, 1e-9);
+	ck_assert_uint_eq(item_for(&e, "/bin/app")->walks, 0);
+
+	/* the same table of a time event predicts no walks */
+	e.kind = PS_EV_TIME;
+	ps_verdict__decide(&e, t);
+	ck_assert_int_eq(e.verdict.answer, PSA_LIKELY);
+	ck_assert(e.verdict.time_event);
+	ck_assert_uint_eq(e.verdict.walks, 0);
+	ck_assert_double_eq(ps_verdict__reduction(&e.verdict), 0.0);
+
+	/* weighted by samples (--weight samples: no periods) */
+	e.kind = PS_EV_WALKS_4K;
+	e.data.total_weight = 0;
+	e.maps[0].weight = e.maps[1].weight = 0;
+	ps_verdict__decide(&e, t);
+	ck_assert_uint_eq(e.verdict.walks, 1000);
+	ck_assert_uint_eq(e.verdict.walks_after, 102);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("hugepages");
 	pp_tcase(s, "core", NULL, NULL,
 		 PP_TESTS(test_density_full_coverage, test_density_chao1,
 			  test_density_uniform_sparse, test_attribution, test_verdict_rules,
-			  test_names));
+			  test_names, test_event_kinds, test_remain_on_2m, test_verdict_walks));
 	return s;
 }
 

@@ -7,7 +7,9 @@
  *
  *   header KEY=VALUE...   host= kernel= cpus= flags=kstack,ustack,data_addr,code_page
  *                         start=NS (session clock at start)
- *   event NAME SOURCE PERIOD UNIT [freq]    SOURCE: pmu|nmi-ipi
+ *                         vendor=intel|amd family=N model=N (the CPU's identity)
+ *   event NAME SOURCE PERIOD UNIT [freq] [config=HEX] [resolved=LIBPFM-NAME]
+ *                         SOURCE: pmu|nmi-ipi; config: the raw encoding
  *   process PID PPID COMM EXE [BUILDID-HEX]
  *   kallsyms FILE
  *   sample EV PID TID CPU TIME PERIOD user|kernel COMM [k=A,B,...] [u=A,B,...]
@@ -100,6 +102,14 @@ int main(int argc, char **argv)
 						 "%s", v);
 				else if (!strcmp(kv, "cpus"))
 					hdr.nr_cpus = (uint32_t)atoi(v);
+				else if (!strcmp(kv, "vendor"))
+					hdr.cpu_vendor = !strcmp(v, "intel") ? PMUPROF_VENDOR_INTEL
+							 : !strcmp(v, "amd") ? PMUPROF_VENDOR_AMD
+									     : PMUPROF_VENDOR_OTHER;
+				else if (!strcmp(kv, "family"))
+					hdr.cpu_family = (uint32_t)atoi(v);
+				else if (!strcmp(kv, "model"))
+					hdr.cpu_model = (uint32_t)atoi(v);
 				else if (!strcmp(kv, "start"))
 					hdr.start_session_ns = strtoull(v, NULL, 0);
 				else if (!strcmp(kv, "flags")) {
@@ -131,14 +141,22 @@ int main(int argc, char **argv)
 			     *src = strtok_r(NULL, " \t", &save);
 			char *per = strtok_r(NULL, " \t", &save),
 			     *unit = strtok_r(NULL, " \t", &save);
-			char *freq = strtok_r(NULL, " \t", &save);
 			if (!unit)
 				die(ln, "event NAME SOURCE PERIOD UNIT");
+			for (char *t; (t = strtok_r(NULL, " \t", &save));) {
+				if (!strcmp(t, "freq"))
+					ev.flags |= PMUPROF_EVF_FREQ;
+				else if (!strncmp(t, "config=", 7))
+					ev.config = strtoull(t + 7, NULL, 16);
+				else if (!strncmp(t, "resolved=", 9))
+					snprintf(ev.resolved, sizeof(ev.resolved), "%s", t + 9);
+				else
+					die(ln, "event: unknown option (freq, config=, resolved=)");
+			}
 			ev.index = idx++;
 			ev.source =
 				!strcmp(src, "pmu") ? PMUPROF_SOURCE_PMU : PMUPROF_SOURCE_NMI_IPI;
 			ev.period = strtoull(per, NULL, 0);
-			ev.flags = freq ? PMUPROF_EVF_FREQ : 0;
 			snprintf(ev.name, sizeof(ev.name), "%s", name);
 			snprintf(ev.unit, sizeof(ev.unit), "%s", unit);
 			if (pmufile_writer__event(w, &ev))
