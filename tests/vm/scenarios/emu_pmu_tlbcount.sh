@@ -117,7 +117,7 @@ if [ -w "$thp/enabled" ]; then
 		fi
 	done
 else
-	skip_check heap-record "no writable $thp/enabled (kernel without THP)"
+	fail_check heap-record "no writable $thp/enabled (a guest kernel without THP)"
 fi
 unload_module
 exit 0
