@@ -3,7 +3,7 @@
 # fetch (never install) the Debian kernel image matching the installed
 # headers into build/guest-kernel/. Idempotent; a no-op when all is present.
 set -e
-PKGS="make gcc libc6-dev pkg-config libpfm4-dev libelf-dev libdw-dev zlib1g-dev check \
+PKGS="make gcc g++ libc6-dev pkg-config libpfm4-dev libelf-dev libdw-dev zlib1g-dev check \
 qemu-system-x86 busybox-static cpio gzip linux-headers-amd64 binutils kmod \
 libxml2-utils valgrind linux-perf libjansson-dev chromium nodejs libiberty-dev libarchive-dev \
 meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3-venv flex bison dpkg-dev patch xz-utils"

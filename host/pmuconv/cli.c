@@ -67,6 +67,7 @@ static const struct pc_opt {
 	{"debug-dir", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.debug_dir)},
 	{"svg", required_argument, 0, OPT_OUTPUT, K_STR, 0, F(svg)},
 	{"no-demangle", no_argument, 0, OPT_INPUT, K_NODEMANGLE, 0, 0},
+	{"no-inline", no_argument, 0, OPT_INPUT, K_INT, 1, F(load.sym.no_inline)},
 	{"buildid-dir", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.buildid_dir)},
 	{"time", required_argument, 0, OPT_FILTER, K_TIME, 0, 0},
 	{"dso", required_argument, 'd', OPT_FILTER, K_STR, 0, F(load.filter.dso)},

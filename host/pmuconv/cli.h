@@ -18,7 +18,7 @@ enum {
 	OPT_FILTER = 1u << 2,	/* --pid --comm --cpu --kernel-only --user-only */
 	OPT_WEIGHT = 1u << 3,	/* --weight */
 	OPT_INPUT = 1u << 4,	/* --input-format --symfs --buildid-dir --vmlinux --salvage
-				   --event-name --no-offsets --no-demangle --call-graph */
+				   --event-name --no-offsets --no-demangle --no-inline --call-graph */
 	OPT_JSON = 1u << 5,	/* --json */
 	OPT_TOP = 1u << 6,	/* --top N */
 	OPT_ANNOTATE = 1u << 7, /* --annotate-kernel, --no-process */
@@ -38,6 +38,7 @@ enum {
 	"  --event-name NAME   event name for stap/folded input (default stap/folded)\n"           \
 	"  --no-offsets        print unresolved user frames as [unknown], not bin+0xoff\n"         \
 	"  --no-demangle       keep C++/Rust symbol names mangled (default: demangled)\n"          \
+	"  --no-inline         no frames for inlined functions (default: from DWARF debug info)\n" \
 	"  --call-graph fp|dwarf  user stacks of --call-graph dwarf recordings: unwind the\n"      \
 	"                      stack copies (dwarf, default) or use the frame-pointer walk\n"      \
 	"  --progress/--no-progress  force progress on stderr (default: if a terminal)\n"          \

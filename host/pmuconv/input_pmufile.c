@@ -46,6 +46,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 }
 #else
 #include "lib/pmufile/pmufile.h"
+#include "srcinline.h"
 #include "unwind.h"
 #include "psnames.h"
 
@@ -111,6 +112,11 @@ struct addr_ent {
 	bool junk;	  /* a return address outside executable mappings */
 	const char *path; /* the user mapping's path, or NULL */
 	const struct pc_map *map;
+	/* DWARF debug info: the functions inlined at addr, innermost first,
+	 * and the position of the function's definition */
+	const struct inl_frame *inl;
+	uint32_t nr_inl;
+	const char *src;
 };
 
 /* Binaries whose frames were followed by junk return addresses, for the
@@ -140,6 +146,7 @@ struct loader {
 	 * the kernel frames + unwound user frames of the current sample */
 	struct unwinder *unw;
 	uint64_t *ubuf;
+	struct srcinline *inl;			/* inline frames (NULL: --no-inline) */
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
 	bool want_addr;	     /* a consumer reads the address part: keep it in the raw key */
 	bool want_ids;	     /* a consumer reads tid/cpu: keep them in the raw key */
@@ -447,6 +454,9 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 	struct sym_result r;
 	const struct pmufile_mmap *m = NULL;
 	const struct pc_map *map = NULL;
+	const struct inl_frame *inl = NULL;
+	const char *src = NULL;
+	uint32_t nr_inl = 0;
 	if (pc_grow((void **)&l->cache, &l->cache_cap, l->cache_nr + 1, sizeof(*l->cache)))
 		return NULL;
 	if (kernel) {
@@ -455,10 +465,13 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 	} else {
 		m = pmufile__find_mmap(l->f, pid, a, t);
 		if (m) {
-			r = sym__user(l->sym, m->path, m->build_id,
-				      m->build_id_size <= 20 ? m->build_id_size : 20,
-				      a + adj - m->start + m->pgoff, adj);
+			size_t bl = m->build_id_size <= 20 ? m->build_id_size : 20;
+			uint64_t off = a + adj - m->start + m->pgoff;
+			r = sym__user(l->sym, m->path, m->build_id, bl, off, adj);
 			map = &l->maps[m - l->f->mmaps];
+			if (l->inl && r.kind == PC_FRAME_USER)
+				nr_inl = inl__lookup(l->inl, m->path, m->build_id, bl, off, adj,
+						     &inl, &src);
 		} else {
 			r = (struct sym_result){"[unknown]", PC_FRAME_UNKNOWN};
 		}
@@ -473,7 +486,10 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 				* or nothing means the walk read a non-frame */
 			       .junk = !kernel && adj && (!m || !(m->prot & PROT_EXEC)),
 			       .path = m && m->path[0] ? m->path : NULL,
-			       .map = map};
+			       .map = map,
+			       .inl = inl,
+			       .nr_inl = nr_inl,
+			       .src = src};
 	pc_htab__set(ci, j, (uint32_t)l->cache_nr++);
 	return e;
 }
@@ -583,12 +599,23 @@ static int emit_all(struct loader *l)
 			}
 			if (!kern)
 				prev = ae;
+			/* functions inlined at this address: frames of their
+			 * own, innermost first, at the same address */
+			for (uint32_t i = 0; i < ae->nr_inl && s.nr < PC_MAX_FRAMES - 1; i++)
+				fr[s.nr++] =
+					(struct pc_frame){.name = ae->inl[i].name,
+							  .len = (uint32_t)strlen(ae->inl[i].name),
+							  .kind = PC_FRAME_USER,
+							  .addr = k[x],
+							  .map = ae->map,
+							  .src = ae->inl[i].src};
 			fr[s.nr++] = (struct pc_frame){.name = ae->name,
 						       .len = (uint32_t)strlen(ae->name),
 						       .kind = (uint8_t)ae->kind,
 						       .kernel = (uint8_t)kern,
 						       .addr = k[x],
-						       .map = ae->map};
+						       .map = ae->map,
+						       .src = ae->src};
 		}
 		for (uint32_t i = e->parts; !r && i; i = l->parts[i - 1].next) {
 			const struct addr_part *p = &l->parts[i - 1];
@@ -764,6 +791,10 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	}
 	if (f->kallsyms && f->kallsyms_len)
 		sym__load_kallsyms(l->sym, f->kallsyms, f->kallsyms_len);
+	if (!sym->no_inline && !(l->inl = inl__new(l->sym, sym->no_demangle))) {
+		r = -ENOMEM;
+		goto out;
+	}
 	if (!flt->call_graph_fp) { /* cheap until a sample carries a stack copy */
 		l->unw = unw__new(f, l->sym);
 		/* nr_kstack is a u16: a damaged record may claim that many */
@@ -833,6 +864,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 		junk_warn(l, path);
 	}
 out:
+	inl__free(l->inl);
 	unw__free(l->unw);
 	free(l->ubuf);
 	sym__free(l->sym);

@@ -60,6 +60,7 @@ static int64_t strtab_intern_raw(struct pc_strtab *t, const char *s, size_t len,
 		return -ENOMEM;
 	t->names[t->nr].name = copy;
 	t->names[t->nr].kind = (uint8_t)kind;
+	t->names[t->nr].src = NULL;
 	t->hashes[t->nr] = h;
 	pc_htab__set(&t->index, j, (uint32_t)t->nr);
 	return (int64_t)t->nr++;
@@ -79,6 +80,14 @@ int64_t pc_strtab__intern(struct pc_strtab *t, const char *s, size_t len, int ki
 		return r;
 	}
 	return strtab_intern_raw(t, s, len, kind);
+}
+
+int pc_strtab__set_src(struct pc_strtab *t, uint32_t id, const char *src)
+{
+	if (id >= t->nr || t->names[id].src || !src)
+		return 0;
+	t->names[id].src = pc_arena__strndup(&t->arena, src, strlen(src));
+	return t->names[id].src ? 0 : -ENOMEM;
 }
 
 void pc_strtab__free(struct pc_strtab *t)
@@ -305,6 +314,8 @@ int pc_set__consume(void *ctx, const struct pc_sample *s)
 		const struct pc_frame *fr = &s->frames[i];
 		if ((id = pc_strtab__intern(&a->names, fr->name, fr->len, fr->kind)) < 0)
 			return (int)id;
+		if (fr->src && (r = pc_strtab__set_src(&a->names, (uint32_t)id, fr->src)))
+			return r;
 		ids[i] = (uint32_t)id;
 	}
 	if (s->comm && !(f && f->no_process)) {

@@ -29,6 +29,8 @@ struct pc_strtab {
  * (';' -> ':', control characters -> '?'). Returns the id or a negative errno. */
 int64_t pc_strtab__intern(struct pc_strtab *t, const char *s, size_t len, int kind);
 void pc_strtab__free(struct pc_strtab *t);
+/* Give name id its source position (copied) unless it has one. 0 or -ENOMEM. */
+int pc_strtab__set_src(struct pc_strtab *t, uint32_t id, const char *src);
 /* Escape in place into dst (dst may be s); returns the new length. */
 size_t pc_escape_name(char *dst, const char *s, size_t len);
 

@@ -24,6 +24,9 @@ enum pc_frame_kind {
 struct pc_name {
 	const char *name; /* escaped for folded output: no ';', no newline */
 	uint8_t kind;	  /* enum pc_frame_kind */
+	/* "file:line" where the function is defined (DWARF debug info, pmuprof
+	 * input), or NULL: the flamegraph's and HTML report's tooltips */
+	const char *src;
 };
 
 /* One unique stack, root first (frames[0] is the outermost caller). */

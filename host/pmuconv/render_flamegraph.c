@@ -350,6 +350,10 @@ static int write_frame(struct fg_ctx *c, uint32_t i)
 	fprintf(o, "<g class=\"f %s\" data-v=\"%llu\"><title>", i ? rc_kind_class(kind) : "r",
 		(unsigned long long)v);
 	rc_esc(o, name);
+	if (pn && pn->src) { /* where it is defined (DWARF debug info) */
+		fputc('\n', o);
+		rc_esc(o, pn->src);
+	}
 	if (c->so->diff) {
 		fprintf(o, "\nafter: %s", rc_fmt_pct(b1, v, c->total));
 		fprintf(o, " (%s ", rc_fmt_u64(b2, v));

@@ -46,6 +46,9 @@ struct pc_frame {
 	 * the mapping it fell in (NULL if none was recorded) */
 	uint64_t addr;
 	const struct pc_map *map;
+	/* "file:line" of the function's definition (NUL-terminated), or NULL;
+	 * the first one given for a name is kept with it */
+	const char *src;
 };
 
 struct pc_addr_part {

@@ -34,6 +34,7 @@ struct sym_opts {
 	const char *debug_dir;	 /* default "/usr/lib/debug" (tests override it) */
 	int no_offsets;		 /* unresolved user frames as "[unknown]", not bin+0xoff */
 	int no_demangle;	 /* keep C++/Rust names mangled (--no-demangle) */
+	int no_inline;		 /* no inline frames from DWARF (--no-inline, srcinline.h) */
 };
 
 struct symbolizer;

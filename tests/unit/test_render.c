@@ -58,6 +58,7 @@ static uint32_t tp_name(struct tprof *t, const char *name, size_t len, int kind)
 	}
 	t->p.names[t->p.nr_names].name = strndup(name, len);
 	t->p.names[t->p.nr_names].kind = (uint8_t)kind;
+	t->p.names[t->p.nr_names].src = NULL;
 	return (uint32_t)t->p.nr_names++;
 }
 

@@ -1,0 +1,128 @@
+#!/bin/sh
+# Inline frames from DWARF debug info and the C++ workload (issue 18), on
+# the host without the module: ptsnap (tests/tools/ptsnap) records cxxwork
+# (g++ -O2 -fomit-frame-pointer -g; templates; pmu::hot_mix and
+# pmu::{Mix,Fold}::apply exist only as inlined instances) with the
+# registers and stack copies the module takes, then:
+#   - >= 95 % of the samples' folded stacks are one of the workload's known
+#     call paths, the inlined functions as frames of their own:
+#     main;unsigned long pmu::run<pmu::Mix>(unsigned long);
+#     pmu::Mix::apply(unsigned long, unsigned long);hot_mix (and Fold's);
+#     run<Mix>'s share is 2/3 of the work (asserted within 50..80 %);
+#   - --no-inline: the same samples without the inlined frames;
+#   - --no-demangle: the inlined frames by their linkage names;
+#   - the flamegraph's and the HTML report's tooltips give each function's
+#     definition as file:line (hot_mix's and Mix::apply's exact lines);
+#   - the binary stripped, its debug info in a build-id debug directory
+#     (--buildid-dir): the same inline frames.
+# Prints PASS/FAIL lines; always exits 0. About 3 s.
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
+PTSNAP=${PTSNAP:-$BUILD/bin/ptsnap}
+WORK=${CXXWORK:-$BUILD/tests/cxxwork}
+SRC=$ROOT/tests/tools/ptsnap/cxxwork.cc
+N=300
+export LC_ALL=C
+
+for need in "$PMUCONV" "$PTSNAP" "$WORK"; do
+	if [ ! -x "$need" ]; then
+		echo "FAIL: dwarf_inline/setup (no $need; run make all unit)"
+		exit 0
+	fi
+done
+W=$(mktemp -d "${TMPDIR:-/tmp}/dwarf_inline.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/bin"
+cp "$WORK" "$W/bin/cxxwork"
+
+pass() { echo "PASS: dwarf_inline/$1"; }
+fail() { echo "FAIL: dwarf_inline/$1 ($2)"; }
+
+# share: the samples of folded file $1 on lines matching ERE $2, as "k n"
+share() {
+	awk -v re="$2" '{ n += $NF } $0 ~ re { k += $NF } END { printf "%d %d\n", k, n }' "$1"
+}
+
+START='cxxwork;_start;__libc_start_main[^;]*;__libc_start_call_main;main'
+RUN='unsigned long pmu::run<pmu::(Mix|Fold)>\(unsigned long\)'
+APPLY='pmu::(Mix|Fold)::apply\(unsigned long, unsigned long\)'
+# a sample in run<> itself (the loop) or in the inlined helpers
+KNOWN="^$START(;$RUN(;$APPLY;hot_mix)?)? [0-9]+\$"
+MIX="^$START;unsigned long pmu::run<pmu::Mix>\\(unsigned long\\);pmu::Mix::apply\\(unsigned long, unsigned long\\);hot_mix [0-9]+\$"
+ANYINL="^$START;$RUN;$APPLY;hot_mix [0-9]+\$"
+
+if ! "$PTSNAP" -o "$W/cxx.pmu" -n $N -- "$W/bin/cxxwork" >"$W/rec.log" 2>&1; then
+	fail record "$(tail -1 "$W/rec.log")"
+	exit 0
+fi
+"$PMUCONV" folded --weight samples "$W/cxx.pmu" >"$W/inl.folded" 2>"$W/inl.err"
+rc=$?
+set -- $(share "$W/inl.folded" "$KNOWN")
+k=$1
+set -- $(share "$W/inl.folded" "$ANYINL")
+inl=$1
+if [ $rc -eq 0 ] && [ $((k * 100)) -ge $((95 * N)) ] && [ $((inl * 100)) -ge $((80 * N)) ]; then
+	pass known-paths-inlined
+else
+	fail known-paths-inlined "exit $rc; $k of $N samples on a known call path (want >= 95 %), $inl through apply;hot_mix (want >= 80 %); first others: $(grep -Ev "$KNOWN" "$W/inl.folded" | head -3 | tr '\n' '|')"
+fi
+set -- $(share "$W/inl.folded" "$MIX")
+if [ "$inl" -gt 0 ] && [ $(($1 * 100)) -ge $((50 * inl)) ] && [ $(($1 * 100)) -le $((80 * inl)) ]; then
+	pass template-shares
+else
+	fail template-shares "run<Mix>;Mix::apply;hot_mix has $1 of the $inl inlined samples, want 50..80 % (2/3 of the work)"
+fi
+
+# ---- --no-inline: the same stacks without the inlined frames ---------------
+"$PMUCONV" folded --weight samples --no-inline "$W/cxx.pmu" >"$W/noinl.folded" 2>/dev/null
+sed -E 's/;pmu::(Mix|Fold)::apply\(unsigned long, unsigned long\);hot_mix / /' "$W/inl.folded" |
+	awk '{ c[substr($0, 1, length($0) - length($NF) - 1)] += $NF } END { for (s in c) print s, c[s] }' |
+	sort >"$W/stripped.folded"
+sort "$W/noinl.folded" >"$W/noinl.sorted"
+if [ -s "$W/noinl.folded" ] && ! grep -q 'hot_mix\|::apply' "$W/noinl.folded" && cmp -s "$W/stripped.folded" "$W/noinl.sorted"; then
+	pass no-inline
+else
+	fail no-inline "$(diff "$W/stripped.folded" "$W/noinl.sorted" | head -4 | tr '\n' '|')"
+fi
+
+# ---- --no-demangle: linkage names ------------------------------------------
+"$PMUCONV" folded --weight samples --no-demangle "$W/cxx.pmu" >"$W/raw.folded" 2>/dev/null
+if grep -q ';_ZN3pmu3runINS_3MixEEEmm;_ZN3pmu3Mix5applyEmm;hot_mix ' "$W/raw.folded"; then
+	pass no-demangle
+else
+	fail no-demangle "no ;_ZN3pmu3runINS_3MixEEEmm;_ZN3pmu3Mix5applyEmm;hot_mix: $(head -2 "$W/raw.folded" | tr '\n' '|')"
+fi
+
+# ---- file:line in the tooltips ---------------------------------------------
+hot_line=$(grep -n 'uint64_t hot_mix(' "$SRC" | cut -d: -f1)
+apply_line=$(grep -n 'uint64_t apply(' "$SRC" | head -1 | cut -d: -f1)
+# a tooltip: the <title> text of frame $2 in file $1 (name line + next line)
+tip() { grep -A1 "<title>$2\$" "$1" | sed -n 2p; }
+"$PMUCONV" flamegraph "$W/cxx.pmu" -o "$W/svg" >/dev/null 2>&1
+"$PMUCONV" html "$W/cxx.pmu" -o "$W/report.html" >/dev/null 2>&1
+for out in "$W/svg/cpu-clock.svg" "$W/report.html"; do
+	t1=$(tip "$out" 'hot_mix')
+	t2=$(tip "$out" 'pmu::Mix::apply(unsigned long, unsigned long)')
+	case "$t1|$t2" in
+	*cxxwork.cc:"$hot_line"\|*cxxwork.cc:"$apply_line")
+		pass "tooltip-src-${out##*.}" ;;
+	*) fail "tooltip-src-${out##*.}" "hot_mix: '$t1' (want ..cxxwork.cc:$hot_line), Mix::apply: '$t2' (want ..cxxwork.cc:$apply_line)" ;;
+	esac
+done
+
+# ---- stripped binary, debug info by build-id -------------------------------
+bid=$(readelf -n "$W/bin/cxxwork" | sed -n 's/.*Build ID: *//p')
+dd=$W/debug/.build-id/$(echo "$bid" | cut -c1-2)
+mkdir -p "$dd"
+objcopy --only-keep-debug "$W/bin/cxxwork" "$dd/$(echo "$bid" | cut -c3-).debug"
+strip "$W/bin/cxxwork"
+"$PMUCONV" folded --weight samples --buildid-dir "$W/debug" "$W/cxx.pmu" >"$W/dbg.folded" 2>"$W/dbg.err"
+if [ -n "$bid" ] && grep -q '::apply(unsigned long, unsigned long);hot_mix ' "$W/dbg.folded" &&
+	cmp -s "$W/inl.folded" "$W/dbg.folded"; then
+	pass separate-debug-file
+else
+	fail separate-debug-file "build-id '$bid': $(diff "$W/inl.folded" "$W/dbg.folded" | head -4 | tr '\n' '|') $(head -1 "$W/dbg.err")"
+fi
+exit 0
