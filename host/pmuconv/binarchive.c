@@ -19,6 +19,7 @@ long pc_archive_write(const char *in, const char *out, const struct archive_opts
 }
 #else
 #include "lib/pmufile/pmufile.h"
+#include "unwind.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -27,10 +28,16 @@ long pc_archive_write(const char *in, const char *out, const struct archive_opts
 #include <unistd.h>
 
 #define BUILD_ID_MAX 20
+#define UNW_MAX_USER 1024 /* user frames kept from an unwind */
 
 struct hits {
 	struct pmufile *f;
 	uint64_t *samples; /* per mapping in f->mmaps */
+	/* --call-graph dwarf recordings: the binaries of the unwound frames
+	 * (the ones a reader unwinding elsewhere needs: their CFI), NULL with
+	 * --call-graph fp */
+	struct unwinder *unw;
+	uint64_t *ubuf;
 };
 
 static void hit(struct hits *h, int32_t pid, uint64_t addr, uint64_t t)
@@ -52,9 +59,17 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 	const struct pmuprof_sample *s = v.s;
 	if (!(s->hdr.misc & PMUPROF_MISC_KERNEL))
 		hit(h, (int32_t)s->pid, s->ip, s->time_ns);
+	const uint64_t *us = v.ustack;
+	uint32_t nu = s->nr_ustack;
+	if (v.ucopy && h->unw) {
+		enum unw_outcome oc;
+		nu = unw__sample(h->unw, &v, h->ubuf, UNW_MAX_USER, &oc);
+		us = h->ubuf;
+	}
 	/* a return address: its call instruction is one byte back */
-	for (uint32_t i = 0; i < s->nr_ustack; i++)
-		hit(h, (int32_t)s->pid, v.ustack[i] - (i ? 1 : 0), s->time_ns);
+	for (uint32_t i = 0; i < nu; i++)
+		if (us[i] != UNW_TRUNCATED_ADDR)
+			hit(h, (int32_t)s->pid, us[i] - (i ? 1 : 0), s->time_ns);
 	return 0;
 }
 
@@ -216,6 +231,14 @@ long pc_archive_write(const char *in, const char *out, const struct archive_opts
 		r = -ENOMEM;
 		goto out;
 	}
+	if (!o->call_graph_fp) { /* cheap until a sample carries a stack copy */
+		h.unw = unw__new(h.f, sym);
+		h.ubuf = malloc(UNW_MAX_USER * sizeof(*h.ubuf));
+		if (!h.unw || !h.ubuf) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
 	if ((r = pmufile__for_each_record(h.f, on_record, &h, err, errlen)))
 		goto out;
 	a = archive_write_new();
@@ -269,6 +292,8 @@ out:
 		archive_write_free(a);
 	if (r && a)
 		unlink(out); /* no half-written archive left behind */
+	unw__free(h.unw);
+	free(h.ubuf);
 	sym__free(sym);
 	free(h.samples);
 	pmufile__close(h.f);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `pmuconv archive`: the binaries a recording's samples hit, collected by
+ * `pmuconv archive`: the binaries a recording's samples hit (their IPs and
+ * call stacks; for --call-graph dwarf recordings, the unwound frames'), collected by
  * build-id into one tar (libarchive) so that the recording can be
  * symbolized on another machine, as `perf archive` does for perf.data.
  *
@@ -23,6 +24,7 @@ struct archive_opts {
 	struct sym_opts sym; /* where to find the binaries */
 	int salvage;	     /* read what precedes damage in the recording */
 	FILE *log;	     /* one line per binary archived or missing */
+	int call_graph_fp;   /* --call-graph fp: the FP walk's binaries, copies not unwound */
 };
 
 /* Write OUT (a tar; .tar.gz, .tgz, .tar.xz, .tar.zst compress) from the

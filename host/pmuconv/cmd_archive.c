@@ -17,6 +17,8 @@ static const struct pc_cmd_help help = {
 		   "  --symfs DIR         look binaries and debug files up under DIR (or a tar)\n"
 		   "  --buildid-dir DIR   look them up by build-id in DIR/.build-id/ first\n"
 		   "  --salvage           read what precedes damage in a truncated/corrupt FILE\n"
+		   "  --call-graph fp|dwarf  --call-graph dwarf recordings: the binaries of the\n"
+		   "                      unwound user frames (dwarf, default) or of the FP walk\n"
 		   "  -q, --quiet         no warnings\n"};
 
 int cmd_archive(int argc, char **argv)
@@ -40,6 +42,7 @@ int cmd_archive(int argc, char **argv)
 	}
 	ao.sym = c.load.sym;
 	ao.salvage = c.load.filter.salvage;
+	ao.call_graph_fp = c.load.filter.call_graph_fp;
 	ao.log = stdout;
 	n = pc_archive_write(c.pos[0], c.out, &ao, err, sizeof(err));
 	if (n < 0) {

@@ -72,6 +72,7 @@ int cmd_perfdata(int argc, char **argv)
 	}
 	o.f = &c.load.filter;
 	o.symfs = c.load.sym.symfs;
+	o.sym = &c.load.sym;
 	o.version = "pmuconv (pmuprof ABI " PC_STR(PMUPROF_ABI_VERSION) ")";
 	r = perfdata_export(c.pos[0], &o, &st, err, sizeof(err));
 	if (r) {

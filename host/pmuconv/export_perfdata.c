@@ -38,6 +38,15 @@ int perfdata_export(const char *in, const struct pd_export_opts *o, struct pd_ex
 #include "lib/pmufile/pmufile.h"
 #include "pmuprof/x86_paging.h"
 #include "pmuprof/x86_pmu_regs.h"
+#include "unwind.h"
+
+/* The unwinder (libdw) is linked into pmuconv but not into the static guest
+ * exporter (tests/tools/perfdata: no static libdw): without it, the
+ * frame-pointer walk is exported. */
+#pragma weak unw__new
+#pragma weak unw__sample
+#pragma weak unw__free
+#define UNW_MAX_USER	 1024 /* user frames exported from an unwind */
 
 /* The mode bits of IA32_PERFEVTSELx become exclude_user/exclude_kernel;
  * INT and EN are the kernel's (perf's raw config never holds them). */
@@ -56,6 +65,9 @@ struct exporter {
 	int map[PMUPROF_MAX_EVENTS]; /* pmuprof event index -> writer event, -1 dropped */
 	uint64_t start;		     /* session clock at the recording's start */
 	bool has_addr;
+	struct symbolizer *sym;	    /* for the unwinder */
+	struct unwinder *unw;	    /* NULL: the recorded FP walk is exported */
+	uint64_t *ubuf;		    /* one sample's unwound user frames */
 	struct thread_ent *threads; /* open addressing on tid, power-of-two size */
 	size_t nr_threads, cap_threads;
 	struct pd_export_stats *st;
@@ -322,6 +334,13 @@ static int on_sample(struct exporter *x, const struct pmuprof_record_header *rec
 	o.nr_kstack = s->nr_kstack;
 	o.ustack = v.ustack;
 	o.nr_ustack = s->nr_ustack;
+	if (v.ucopy && x->unw) { /* the unwound user frames replace the FP walk */
+		enum unw_outcome oc;
+		o.nr_ustack = unw__sample(x->unw, &v, x->ubuf, UNW_MAX_USER, &oc);
+		if (o.nr_ustack && x->ubuf[o.nr_ustack - 1] == UNW_TRUNCATED_ADDR)
+			o.nr_ustack--; /* perf has no mark for a stopped unwind */
+		o.ustack = x->ubuf;
+	}
 	if (fl->mode == PC_MODE_KERNEL_ONLY) {
 		if (!kmode) {
 			x->st->filtered++;
@@ -329,13 +348,13 @@ static int on_sample(struct exporter *x, const struct pmuprof_record_header *rec
 		}
 		o.nr_ustack = 0;
 	} else if (fl->mode == PC_MODE_USER_ONLY) {
-		if (kmode && !s->nr_ustack) {
+		if (kmode && !o.nr_ustack) {
 			x->st->filtered++;
 			return 0;
 		}
 		o.nr_kstack = 0;
 		if (kmode) { /* the user side of a kernel-mode sample: its user IP */
-			o.ip = v.ustack[0];
+			o.ip = o.ustack[0];
 			kmode = false;
 		}
 	}
@@ -495,6 +514,16 @@ int perfdata_export(const char *in, const struct pd_export_opts *o, struct pd_ex
 		r = -ENOENT;
 		goto out;
 	}
+	if (o->sym && !x.flt->call_graph_fp && unw__new) {
+		x.sym = sym__new(o->sym);
+		x.unw = x.sym ? unw__new(f, x.sym) : NULL;
+		x.ubuf = malloc(UNW_MAX_USER * sizeof(*x.ubuf));
+		if (!x.unw || !x.ubuf) {
+			r = -ENOMEM;
+			snprintf(err, errlen, "%s: out of memory", in);
+			goto out;
+		}
+	}
 	x.has_addr = f->hdr.config_flags & PMUPROF_CF_DATA_ADDR;
 	if (x.has_addr)
 		st_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_PAGE_SIZE |
@@ -546,6 +575,10 @@ werr:
 		 pd_writer__error(x.w)[0] ? pd_writer__error(x.w) : strerror(-r));
 out:
 	pd_writer__abort(x.w);
+	if (x.unw)
+		unw__free(x.unw);
+	free(x.ubuf);
+	sym__free(x.sym);
 	pmufile__close(x.f);
 	free(x.threads);
 	return r;

@@ -5,7 +5,8 @@
  * encoding, cpu-clock as PERF_TYPE_SOFTWARE/PERF_COUNT_SW_CPU_CLOCK), the
  * recorded processes and maps as FORK/COMM/MMAP2 records with build-ids, the
  * kernel image and modules as kernel MMAP records placed from the kallsyms
- * snapshot, samples with callchains (PERF_CONTEXT_KERNEL/USER) and, for
+ * snapshot, samples with callchains (PERF_CONTEXT_KERNEL/USER; the user
+ * part unwound from the stack copies of --call-graph dwarf recordings) and, for
  * --data-addr recordings, data address, physical address and page sizes;
  * LOST records as PERF_RECORD_LOST plus PERF_RECORD_LOST_SAMPLES. The
  * kallsyms snapshot goes to OUT.kallsyms for `perf report --kallsyms`.
@@ -15,6 +16,7 @@
 
 #include <stdint.h>
 #include "pcagg.h"
+#include "symbolize.h"
 
 struct pd_export_opts {
 	const char *out;	   /* destination (written under a temporary name) */
@@ -22,6 +24,10 @@ struct pd_export_opts {
 	const char *symfs;	   /* build-ids of binaries the recording has none for */
 	const char *kallsyms_out;  /* NULL: OUT.kallsyms when the recording has kallsyms */
 	const char *version;	   /* HEADER_VERSION text */
+	/* --call-graph dwarf recordings: where the binaries are for unwinding
+	 * the stack copies into the user callchains (unwind.h; the FP walk
+	 * with --call-graph fp, or NULL, or in builds without the unwinder) */
+	const struct sym_opts *sym;
 };
 
 struct pd_export_stats {

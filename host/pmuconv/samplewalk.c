@@ -18,6 +18,7 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 #else
 #include "lib/pmufile/pmufile.h"
 #include "psnames.h"
+#include "unwind.h"
 
 struct walker {
 	const struct pc_filter *flt;
@@ -28,6 +29,10 @@ struct walker {
 	bool want[PMUPROF_MAX_EVENTS];
 	uint32_t index[PMUPROF_MAX_EVENTS]; /* file event index -> pc_walk_info index */
 	struct pc_rec_frame *fr;
+	/* --call-graph dwarf recordings: the unwinder (NULL with --call-graph
+	 * fp) and one sample's kernel + unwound user frames */
+	struct unwinder *unw;
+	uint64_t *ubuf;
 	uint64_t bad;
 };
 
@@ -72,7 +77,13 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			r.data_page = ps_page_of_record(v.addr->data_page);
 		}
 	}
-	const uint32_t nk = s->nr_kstack, nu = s->nr_ustack;
+	uint32_t nk = s->nr_kstack, nu = s->nr_ustack;
+	const uint64_t *ks = v.kstack, *us = v.ustack;
+	if (v.ucopy && w->unw) { /* the unwound user frames replace the FP walk */
+		enum unw_outcome oc;
+		nu = unw__sample(w->unw, &v, w->ubuf, PC_MAX_FRAMES, &oc);
+		us = w->ubuf;
+	}
 	struct pc_rec_frame *fr = w->fr;
 	uint32_t n = 0;
 	/* the sampled IP first, for --dso/--symbol */
@@ -86,10 +97,14 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			fr[n++] = (struct pc_rec_frame){ip, leaf};
 	} else {
 		for (uint32_t x = 0; x < nk + nu && n < PC_MAX_FRAMES; x++) {
-			uint64_t a = x < nk ? v.kstack[x] : v.ustack[x - nk];
+			uint64_t a = x < nk ? ks[x] : us[x - nk];
 			/* stacks hold return addresses after each side's first entry */
 			fr[n].ip = a;
-			if (a == ip && (x == 0 || x == nk)) /* the sampled IP: resolved above */
+			if (x >= nk && a == UNW_TRUNCATED_ADDR) /* an unwind stopped here */
+				fr[n].w = (struct pc_where){"[truncated]", 11, "[unknown]",
+							    PC_FRAME_UNKNOWN, false};
+			else if (a == ip &&
+				 (x == 0 || x == nk)) /* the sampled IP: resolved above */
 				fr[n].w = leaf;
 			else
 				fr[n].w = pc_where__resolve(w->sym, w->f, r.pid, a, x < nk,
@@ -176,6 +191,14 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 	}
 	if (f->kallsyms && f->kallsyms_len)
 		sym__load_kallsyms(w->sym, f->kallsyms, f->kallsyms_len);
+	if (!flt->call_graph_fp) { /* cheap until a sample carries a stack copy */
+		w->unw = unw__new(f, w->sym);
+		w->ubuf = malloc(PC_MAX_FRAMES * sizeof(*w->ubuf));
+		if (!w->unw || !w->ubuf) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
 	if (ops->begin && (r = ops->begin(ctx, &info)))
 		goto out;
 	r = pmufile__for_each_record(w->f, on_record, w, err, errlen);
@@ -197,6 +220,8 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 			(unsigned long long)w->bad);
 	sym__warn_binaries(w->sym); /* the same warnings as every other command */
 out:
+	unw__free(w->unw);
+	free(w->ubuf);
 	sym__free(w->sym);
 	pmufile__close(w->f);
 	free(w->fr);

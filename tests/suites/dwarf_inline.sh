@@ -13,6 +13,10 @@
 #   - --no-demangle: the inlined frames by their linkage names;
 #   - the flamegraph's and the HTML report's tooltips give each function's
 #     definition as file:line (hot_mix's and Mix::apply's exact lines);
+#   - pmuconv script, perf-data (read back by perf script) and archive use
+#     the unwound frames (main, libc's __libc_start_call_main above
+#     run<Mix>), where --call-graph fp (the FP walk, the control) has only
+#     the leaf: libc is archived only because unwound frames lie in it;
 #   - the binary stripped, its debug info in a build-id debug directory
 #     (--buildid-dir): the same inline frames.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
@@ -20,6 +24,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
+PERF=${PERF:-perf}
 PTSNAP=${PTSNAP:-$BUILD/bin/ptsnap}
 WORK=${CXXWORK:-$BUILD/tests/cxxwork}
 SRC=$ROOT/tests/tools/ptsnap/cxxwork.cc
@@ -111,6 +116,43 @@ for out in "$W/svg/cpu-clock.svg" "$W/report.html"; do
 	*) fail "tooltip-src-${out##*.}" "hot_mix: '$t1' (want ..cxxwork.cc:$hot_line), Mix::apply: '$t2' (want ..cxxwork.cc:$apply_line)" ;;
 	esac
 done
+
+# ---- script, perf-data and archive: the unwound frames ----------------------
+# the caller chain of a run<Mix> sample in a perf-script-like text: the
+# symbols of its frames, innermost first, on one line (first such sample)
+chain() { awk '/^[^ \t]/ { if (c ~ /run<pmu::Mix>/) { print c; exit } c = "" }
+	/^[ \t]+[0-9a-f]+ / { $1 = ""; sub(/^ /, ""); sub(/ \(.*/, ""); sub(/\+0x[0-9a-f]+$/, ""); c = c ";" $0 }
+	END { if (c ~ /run<pmu::Mix>/) print c }' "$1" | head -1; }
+WANT=';(unsigned long )?pmu::run<pmu::Mix>(\(unsigned long\))?;main;__libc_start_call_main;__libc_start_main[^;]*;_start$'
+for cg in dwarf fp; do
+	"$PMUCONV" script --call-graph $cg "$W/cxx.pmu" >"$W/script-$cg.txt" 2>/dev/null
+	"$PMUCONV" archive --call-graph $cg "$W/cxx.pmu" -o "$W/arch-$cg.tar" >"$W/arch-$cg.log" 2>&1
+	"$PMUCONV" perf-data --call-graph $cg "$W/cxx.pmu" -o "$W/$cg.data" >/dev/null 2>&1 &&
+		"$PERF" script -i "$W/$cg.data" >"$W/perf-$cg.txt" 2>/dev/null
+done
+c1=$(chain "$W/script-dwarf.txt")
+c2=$(chain "$W/script-fp.txt")
+if echo "$c1" | grep -Eq "$WANT" && ! echo "$c2" | grep -q ';main'; then
+	pass unwound-script
+else
+	fail unwound-script "dwarf: '$c1', fp (control, leaf only): '$c2'"
+fi
+if ! command -v "$PERF" >/dev/null 2>&1; then
+	fail unwound-perf-data "no perf on this host; make deps installs linux-perf"
+else
+	c1=$(chain "$W/perf-dwarf.txt")
+	c2=$(chain "$W/perf-fp.txt")
+	if echo "$c1" | grep -Eq "$WANT" && ! echo "$c2" | grep -q ';main'; then
+		pass unwound-perf-data
+	else
+		fail unwound-perf-data "perf script of the export: dwarf '$c1', fp (control) '$c2'"
+	fi
+fi
+if grep -q 'libc\.so' "$W/arch-dwarf.log" && ! grep -q 'libc\.so' "$W/arch-fp.log"; then
+	pass unwound-archive
+else
+	fail unwound-archive "libc.so (hit only by unwound frames) in dwarf's list, not fp's: $(grep -c . "$W/arch-dwarf.log") / $(grep -c . "$W/arch-fp.log") lines: $(tr '\n' '|' <"$W/arch-dwarf.log")"
+fi
 
 # ---- stripped binary, debug info by build-id -------------------------------
 bid=$(readelf -n "$W/bin/cxxwork" | sed -n 's/.*Build ID: *//p')
