@@ -469,6 +469,10 @@ static const struct addr_ent *resolve(struct loader *l, int32_t pid, uint64_t ad
 			uint64_t off = a + adj - m->start + m->pgoff;
 			r = sym__user(l->sym, m->path, m->build_id, bl, off, adj);
 			map = &l->maps[m - l->f->mmaps];
+			const char *vn = NULL;
+			if (l->unw && r.kind != PC_FRAME_USER && !strcmp(m->path, "[vdso]") &&
+			    (vn = unw__vdso_symbol(l->unw, pid, t, a)))
+				r = (struct sym_result){vn, PC_FRAME_USER};
 			if (l->inl && r.kind == PC_FRAME_USER)
 				nr_inl = inl__lookup(l->inl, m->path, m->build_id, bl, off, adj,
 						     &inl, &src);
@@ -861,6 +865,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 	if (!r) {
 		sym__warn_binaries(l->sym);
+		unw__warn(l->unw, path);
 		junk_warn(l, path);
 	}
 out:

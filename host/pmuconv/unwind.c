@@ -13,8 +13,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "util.h"
 
 #define UNW_MAX_MODULES 512	    /* files reported per map set */
 #define UNW_CFI_CACHE	4096	    /* has_cfi() answers kept per map set */
@@ -43,6 +46,10 @@ struct unw_set {
 struct unwinder {
 	const struct pmufile *f;
 	struct symbolizer *sym;
+	/* the recorded vDSO image (pmufile.vdso) as a file for libdwfl: a
+	 * memfd, dup()ed for each map set that reports it; -1 until needed */
+	int vdso_fd;
+	uint64_t vdso_stops; /* samples stopped in a [vdso] without an image */
 	struct unw_set **sets;
 	size_t nr_sets, cap_sets;
 	struct unw_set *last;
@@ -215,31 +222,67 @@ static bool file_bias(const char *file, const struct pmufile_mmap *m, GElf_Half 
 	return ok;
 }
 
+/* The recorded vDSO image as a file libdwfl can read: a memfd written
+ * once; its /proc/self/fd path in path. False if the recording has no
+ * image (or it does not fit the mapping m: a 32-bit process's vDSO). */
+static bool vdso_file(struct unwinder *u, const struct pmufile_mmap *m, char *path, size_t len)
+{
+	const struct pmufile *f = u->f;
+
+	if (!f->vdso || m->end - m->start != ((f->vdso_len + 4095) & ~(uint64_t)4095))
+		return false;
+	if (u->vdso_fd < 0) {
+		int fd = memfd_create("pmuconv-vdso", MFD_CLOEXEC);
+		if (fd < 0)
+			return false;
+		if (write(fd, f->vdso, f->vdso_len) != (ssize_t)f->vdso_len) {
+			close(fd);
+			return false;
+		}
+		u->vdso_fd = fd;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", u->vdso_fd);
+	return true;
+}
+
 /* Report the file mapped at m unless its path is reported already or its
  * range overlaps one that is. */
 static void report_one(struct unwinder *u, struct unw_set *s, const struct pmufile_mmap *m)
 {
 	const char *bin = NULL, *dbg = NULL;
+	char vdso[64];
+	int fd = -1;
 
-	if (m->path[0] != '/' || !(m->prot & PROT_EXEC) || s->nr_files >= UNW_MAX_MODULES)
+	if ((m->path[0] != '/' && strcmp(m->path, "[vdso]")) || !(m->prot & PROT_EXEC) ||
+	    s->nr_files >= UNW_MAX_MODULES)
 		return;
 	for (uint32_t i = 0; i < s->nr_files; i++) {
 		const struct pmufile_mmap *o = s->files[i].m;
 		if (!strcmp(o->path, m->path) || (m->start < o->end && o->start < m->end))
 			return;
 	}
-	if (sym__files(u->sym, m->path, m->build_id, m->build_id_size <= 20 ? m->build_id_size : 20,
-		       &bin, &dbg) < 0 ||
-	    !bin)
+	if (m->path[0] == '[') {
+		if (!vdso_file(u, m, vdso, sizeof(vdso)))
+			return;
+		bin = vdso;
+	} else if (sym__files(u->sym, m->path, m->build_id,
+			      m->build_id_size <= 20 ? m->build_id_size : 20, &bin, &dbg) < 0 ||
+		   !bin) {
 		return;
+	}
 	GElf_Half type;
 	uint64_t base;
 	if (!file_bias(bin, m, &type, &base))
 		return;
-	Dwfl_Module *mod =
-		dwfl_report_elf(s->dwfl, m->path, bin, -1, type == ET_DYN ? base : 0, false);
-	if (!mod)
+	if (bin == vdso && (fd = dup(u->vdso_fd)) < 0) /* each Dwfl consumes its fd */
 		return;
+	Dwfl_Module *mod =
+		dwfl_report_elf(s->dwfl, m->path, bin, fd, type == ET_DYN ? base : 0, false);
+	if (!mod) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 	void **ud = NULL;
 	struct unw_file *uf = &s->files[s->nr_files++];
 	uf->debug = dbg;
@@ -389,6 +432,28 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* Is pc in a [vdso] mapping that no module covers (no image recorded)? */
+static bool in_vdso(struct unwinder *u, struct unw_set *set, const struct pmuprof_sample *s,
+		    uint64_t pc)
+{
+	const struct pmufile_mmap *mm = u->f->mmaps;
+	size_t lo = 0, hi = u->f->nr_mmaps;
+
+	if (set->dwfl && dwfl_addrmodule(set->dwfl, pc))
+		return false;
+	while (lo < hi) { /* the pid's mappings (sorted by pid, then start) */
+		size_t mid = lo + (hi - lo) / 2;
+		if (mm[mid].pid < (int32_t)s->pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < u->f->nr_mmaps && mm[lo].pid == (int32_t)s->pid; lo++)
+		if (pc >= mm[lo].start && pc < mm[lo].end && !strcmp(mm[lo].path, "[vdso]"))
+			return true;
+	return false;
+}
+
 uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, uint64_t *out,
 		     uint32_t max, enum unw_outcome *oc)
 {
@@ -409,6 +474,18 @@ uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, ui
 	 * (as at the outermost frame): a failed read means it stopped */
 	if (u->stop < 0 && (r == 0 || u->limit)) {
 		*oc = UNW_FULL;
+		return u->nr;
+	}
+	/* a pc in a [vdso] the recording has no image of (older recorders):
+	 * stop there; its FP walk would continue through code without frame
+	 * pointers */
+	if (u->nr <= 1 && set && in_vdso(u, set, s, v->ucopy->regs[PMUPROF_UREG_IP])) {
+		u->vdso_stops++;
+		u->nr = 0;
+		out[u->nr++] = v->ucopy->regs[PMUPROF_UREG_IP];
+		if (u->nr < max)
+			out[u->nr++] = UNW_TRUNCATED_ADDR;
+		*oc = UNW_NO_CFI;
 		return u->nr;
 	}
 	if (u->nr <= 1 && s->nr_ustack > 1) {
@@ -434,7 +511,29 @@ struct unwinder *unw__new(const struct pmufile *f, struct symbolizer *sym)
 	elf_version(EV_CURRENT);
 	u->f = f;
 	u->sym = sym;
+	u->vdso_fd = -1;
 	return u;
+}
+
+const char *unw__vdso_symbol(struct unwinder *u, int32_t pid, uint64_t t, uint64_t addr)
+{
+	struct unw_set *s = get_set(u, pid, t);
+	Dwfl_Module *mod = s && s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+	const char *name;
+
+	if (!mod || !(name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL)) ||
+	    strcmp(name, "[vdso]"))
+		return NULL;
+	return dwfl_module_addrname(mod, addr);
+}
+
+void unw__warn(const struct unwinder *u, const char *path)
+{
+	if (u && u->vdso_stops)
+		pc_warn("%s: %llu sample(s) stopped in [vdso]: the recording has no image of "
+			"it to unwind through (recorded by a pmuctl older than its VDSO frame); "
+			"their callers are not shown. Record again with this pmuctl",
+			path, (unsigned long long)u->vdso_stops);
 }
 
 void unw__free(struct unwinder *u)
@@ -447,5 +546,7 @@ void unw__free(struct unwinder *u)
 		free(u->sets[i]);
 	}
 	free(u->sets);
+	if (u->vdso_fd >= 0)
+		close(u->vdso_fd);
 	free(u);
 }

@@ -10,7 +10,9 @@
  * symbolizer finds for them (sym__files: --symfs, --buildid-dir, debug
  * files by build-id or debuglink), and kept: libdw caches each module's CFI,
  * so no ELF file is opened again per sample. Memory reads come from the
- * stack copy, else from the mapped file images (read-only data).
+ * stack copy, else from the mapped file images (read-only data). The
+ * [vdso] is reported from the image the recording holds (pmufile.vdso);
+ * without one, a sample whose pc is in it stops there (no FP fallback).
  *
  * Each frame's pc must have CFI in a reported module; where it has none,
  * the unwind stops there (no frame-pointer guess) and the stack is marked
@@ -47,6 +49,13 @@ struct unwinder;
 /* f and sym must outlive the unwinder. NULL + errno on failure. */
 struct unwinder *unw__new(const struct pmufile *f, struct symbolizer *sym);
 void unw__free(struct unwinder *u); /* accepts NULL */
+/* The symbol of addr in pid's [vdso] at time t (the recorded image's
+ * .dynsym, e.g. "__vdso_clock_gettime"), or NULL without an image. Valid
+ * until unw__free. */
+const char *unw__vdso_symbol(struct unwinder *u, int32_t pid, uint64_t t, uint64_t addr);
+/* One warning (pc_warn) when samples stopped in a [vdso] the recording has
+ * no image of; path names the recording. Accepts NULL. */
+void unw__warn(const struct unwinder *u, const char *path);
 
 /* Unwind the sample v (v->ucopy not NULL) into out[0, max): the user pc,
  * then return addresses, innermost first, as the recorded ustack[] is; a

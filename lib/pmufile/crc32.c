@@ -196,6 +196,7 @@ const char *pmufile__frame_name(unsigned int type)
 		[PMUFILE_FRAME_KBUILDID] = "KERNEL_BUILD_ID",
 		[PMUFILE_FRAME_STATS] = "STATS",
 		[PMUFILE_FRAME_TRAILER] = "TRAILER",
+		[PMUFILE_FRAME_VDSO] = "VDSO",
 	};
 
 	if (type < PMUFILE_FRAME__MAX && names[type])

@@ -51,6 +51,7 @@ enum pmufile_frame_type {
 	PMUFILE_FRAME_KBUILDID = 7,
 	PMUFILE_FRAME_STATS = 8,
 	PMUFILE_FRAME_TRAILER = 9,
+	PMUFILE_FRAME_VDSO = 10,
 	PMUFILE_FRAME__MAX,
 };
 
@@ -69,6 +70,7 @@ enum pmufile_frame_type {
 #define PMUFILE_MAX_MMAPS     (16u << 20)
 #define PMUFILE_MAX_KALLSYMS  (1u << 30)
 #define PMUFILE_MAX_BLOB      (64u << 10) /* size-prefixed ABI structs (info, stats) */
+#define PMUFILE_MAX_VDSO      (1u << 20)  /* the vDSO image (8 KiB on x86-64 Linux 6.1) */
 
 /* CRC-32C (Castagnoli, reflected poly 0x82F63B78), as used by iSCSI and
  * ext4: crc32c(0, "123456789", 9) == 0xE3069283. Hardware (SSE4.2) when the

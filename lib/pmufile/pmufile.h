@@ -127,6 +127,10 @@ int pmufile_writer__mmap(struct pmufile_writer *w, const struct pmufile_mmap *m)
 /* /proc/kallsyms text (any number of calls, concatenated) and kernel build-id. */
 int pmufile_writer__kallsyms(struct pmufile_writer *w, const char *text, size_t len);
 int pmufile_writer__kernel_build_id(struct pmufile_writer *w, const uint8_t *id, size_t len);
+/* The vDSO image the recorder's kernel maps into its processes as [vdso]
+ * (the recorder's own copy: every 64-bit process gets the same one), so
+ * that the converter can unwind through it. At most PMUFILE_MAX_VDSO bytes. */
+int pmufile_writer__vdso(struct pmufile_writer *w, const void *image, size_t len);
 /* Records exactly as read() returned them (whole records). Buffered into
  * SAMPLES frames; the writer counts samples/LOST for the trailer itself. */
 int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t len);
@@ -182,6 +186,8 @@ struct pmufile {
 	struct pmufile_mmap *mmaps; /* sorted by (pid, start, time_ns) */
 	const char *kallsyms;	    /* NUL-terminated, "" if none */
 	size_t kallsyms_len;
+	const uint8_t *vdso; /* the recorded [vdso] image (VDSO frame), NULL if none */
+	size_t vdso_len;
 	uint8_t kernel_build_id[20];
 	uint32_t kernel_build_id_size;
 	bool has_stats;

@@ -68,6 +68,7 @@ struct reader {
 	size_t nr_sframes;
 	uint64_t *mmap_maxend;
 	char *kallsyms;
+	uint8_t *vdso;			    /* the first VDSO frame's image */
 	int event_slot[PMUPROF_MAX_EVENTS]; /* index -> f->events[] slot, -1 none */
 	/* counted while validating, compared with the trailer */
 	uint64_t samples, lost, records, throttled;
@@ -486,6 +487,9 @@ static bool check_contents(struct pmufile *f, struct reader *r, uint64_t off, co
 	case PMUFILE_FRAME_STATS:
 		rbytes(&c, NULL, PMUFILE_MAX_BLOB, "stats");
 		break;
+	case PMUFILE_FRAME_VDSO:
+		rbytes(&c, NULL, PMUFILE_MAX_VDSO, "image");
+		break;
 	case PMUFILE_FRAME_TRAILER:
 		parse_trailer(&c, &tmp.t, &r->trailer_flags);
 		break;
@@ -800,6 +804,23 @@ static int fill(struct pmufile *f, struct reader *r, char *err, size_t errlen)
 			parse_trailer(&c, &f->trailer, &r->trailer_flags);
 			f->has_trailer = true;
 			break;
+		case PMUFILE_FRAME_VDSO: {
+			uint32_t n = r32(&c, "image.size");
+
+			if (r->vdso || !n || n > PMUFILE_MAX_VDSO || n > vf->size - 4)
+				break; /* one image; the first valid one (checked on open) */
+			r->vdso = malloc(n);
+			if (!r->vdso) {
+				pmufile__set_err(err, errlen,
+						 "pmufile: %s: out of memory for the vDSO image",
+						 r->path);
+				return -ENOMEM;
+			}
+			memcpy(r->vdso, c.p + c.off, n);
+			f->vdso = r->vdso;
+			f->vdso_len = n;
+			break;
+		}
 		default:
 			break;
 		}
@@ -1053,6 +1074,7 @@ void pmufile__close(struct pmufile *f)
 		free(r->sframes);
 		free(r->mmap_maxend);
 		free(r->kallsyms);
+		free(r->vdso);
 		free(r->path);
 		free(r);
 	}

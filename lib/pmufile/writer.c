@@ -353,6 +353,21 @@ int pmufile_writer__kernel_build_id(struct pmufile_writer *w, const uint8_t *id,
 	return 0;
 }
 
+int pmufile_writer__vdso(struct pmufile_writer *w, const void *image, size_t len)
+{
+	struct pcur c;
+	int ret;
+
+	if (!image || !len || len > PMUFILE_MAX_VDSO)
+		return -EINVAL;
+	ret = begin_frame(w, len + 8, &c);
+	if (ret)
+		return ret;
+	c_bytes(&c, image, (uint32_t)len);
+	end_frame(w, PMUFILE_FRAME_VDSO, &c);
+	return 0;
+}
+
 int pmufile_writer__stats(struct pmufile_writer *w, const struct pmuprof_stats *st)
 {
 	struct pmuprof_stats copy;

@@ -13,10 +13,16 @@
 #   - --no-demangle: the inlined frames by their linkage names;
 #   - the flamegraph's and the HTML report's tooltips give each function's
 #     definition as file:line (hot_mix's and Mix::apply's exact lines);
+#   - pmu::clock_phase's samples in the vDSO: unwound through it from the
+#     [vdso] image ptsnap records as pmuctl does (main;pmu::clock_phase();
+#     __clock_gettime;__vdso_clock_gettime, the vDSO's own symbol); recorded
+#     without the image (--no-vdso, as older pmuctl files): each stops at a
+#     [truncated] root above its [vdso] frame, counted and warned about;
 #   - pmuconv script, perf-data (read back by perf script) and archive use
 #     the unwound frames (main, libc's __libc_start_call_main above
 #     run<Mix>), where --call-graph fp (the FP walk, the control) has only
-#     the leaf: libc is archived only because unwound frames lie in it;
+#     the leaf: with cxxwork -n (no calls into libc or the vDSO), libc is
+#     archived only because unwound frames lie in it;
 #   - the binary stripped, its debug info in a build-id debug directory
 #     (--buildid-dir): the same inline frames.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
@@ -53,8 +59,10 @@ share() {
 START='cxxwork;_start;__libc_start_main[^;]*;__libc_start_call_main;main'
 RUN='unsigned long pmu::run<pmu::(Mix|Fold)>\(unsigned long\)'
 APPLY='pmu::(Mix|Fold)::apply\(unsigned long, unsigned long\)'
-# a sample in run<> itself (the loop) or in the inlined helpers
-KNOWN="^$START(;$RUN(;$APPLY;hot_mix)?)? [0-9]+\$"
+CLOCK='pmu::clock_phase\(\)'
+# a sample in run<> itself (the loop) or in the inlined helpers, or in
+# clock_phase and what it calls (libc, the vDSO)
+KNOWN="^$START(;$RUN(;$APPLY;hot_mix)?|;$CLOCK(;[^;[]+)*)? [0-9]+\$"
 MIX="^$START;unsigned long pmu::run<pmu::Mix>\\(unsigned long\\);pmu::Mix::apply\\(unsigned long, unsigned long\\);hot_mix [0-9]+\$"
 ANYINL="^$START;$RUN;$APPLY;hot_mix [0-9]+\$"
 
@@ -78,6 +86,27 @@ if [ "$inl" -gt 0 ] && [ $(($1 * 100)) -ge $((50 * inl)) ] && [ $(($1 * 100)) -l
 	pass template-shares
 else
 	fail template-shares "run<Mix>;Mix::apply;hot_mix has $1 of the $inl inlined samples, want 50..80 % (2/3 of the work)"
+fi
+
+# ---- the vDSO ---------------------------------------------------------------
+VDSO="^$START;$CLOCK;[^;]*clock_gettime[^;]*;__vdso_[a-z_]+ [0-9]+\$"
+set -- $(share "$W/inl.folded" "$VDSO") $(share "$W/inl.folded" '(;__vdso_[a-z_]+|\[vdso\][^;]*) [0-9]+$')
+if [ "$3" -gt 0 ] && [ "$1" -eq "$3" ]; then
+	pass vdso-unwound
+else
+	fail vdso-unwound "$1 of $3 samples in the vDSO on main;clock_phase;..clock_gettime;__vdso_*, want all (> 0): $(grep -E 'vdso' "$W/inl.folded" | head -2 | tr '\n' '|')"
+fi
+"$PTSNAP" -o "$W/novdso.pmu" -n $N --no-vdso -- "$W/bin/cxxwork" >/dev/null 2>&1
+"$PMUCONV" folded --weight samples "$W/novdso.pmu" >"$W/novdso.folded" 2>"$W/novdso.err"
+"$PMUCONV" report "$W/novdso.pmu" >"$W/novdso.report" 2>/dev/null
+set -- $(share "$W/novdso.folded" '^cxxwork;\[truncated\];\[vdso\]\+0x[0-9a-f]+ [0-9]+$') \
+	$(share "$W/novdso.folded" '\[vdso\]')
+stopped=$(sed -n 's/^unwind:.* \([0-9]*\) stopped.*/\1/p' "$W/novdso.report")
+if [ "$3" -gt 0 ] && [ "$1" -eq "$3" ] && [ "${stopped:-0}" -ge "$1" ] &&
+	grep -q "$1 sample(s) stopped in \[vdso\]" "$W/novdso.err"; then
+	pass vdso-no-image
+else
+	fail vdso-no-image "$1 of $3 [vdso] samples as cxxwork;[truncated];[vdso]+0x.., $stopped stopped in the report, stderr: $(head -1 "$W/novdso.err")"
 fi
 
 # ---- --no-inline: the same stacks without the inlined frames ---------------
@@ -124,9 +153,10 @@ chain() { awk '/^[^ \t]/ { if (c ~ /run<pmu::Mix>/) { print c; exit } c = "" }
 	/^[ \t]+[0-9a-f]+ / { $1 = ""; sub(/^ /, ""); sub(/ \(.*/, ""); sub(/\+0x[0-9a-f]+$/, ""); c = c ";" $0 }
 	END { if (c ~ /run<pmu::Mix>/) print c }' "$1" | head -1; }
 WANT=';(unsigned long )?pmu::run<pmu::Mix>(\(unsigned long\))?;main;__libc_start_call_main;__libc_start_main[^;]*;_start$'
+"$PTSNAP" -o "$W/nolibc.pmu" -n 50 -- "$W/bin/cxxwork" -n >/dev/null 2>&1
 for cg in dwarf fp; do
 	"$PMUCONV" script --call-graph $cg "$W/cxx.pmu" >"$W/script-$cg.txt" 2>/dev/null
-	"$PMUCONV" archive --call-graph $cg "$W/cxx.pmu" -o "$W/arch-$cg.tar" >"$W/arch-$cg.log" 2>&1
+	"$PMUCONV" archive --call-graph $cg "$W/nolibc.pmu" -o "$W/arch-$cg.tar" >"$W/arch-$cg.log" 2>&1
 	"$PMUCONV" perf-data --call-graph $cg "$W/cxx.pmu" -o "$W/$cg.data" >/dev/null 2>&1 &&
 		"$PERF" script -i "$W/$cg.data" >"$W/perf-$cg.txt" 2>/dev/null
 done

@@ -228,6 +228,14 @@ static void write_ref(const char *path, struct ref *ref, unsigned batches, unsig
 	for (int i = 0; i < 20; i++)
 		kid[i] = (uint8_t)(0xa0 + i);
 	ck_assert_int_eq(pmufile_writer__kernel_build_id(w, kid, 20), 0);
+	/* the [vdso] image: one page of a known pattern; empty and oversized
+	 * images are refused */
+	static uint8_t vdso[4096];
+	for (size_t i = 0; i < sizeof(vdso); i++)
+		vdso[i] = (uint8_t)(i * 7 + 3);
+	ck_assert_int_eq(pmufile_writer__vdso(w, vdso, 0), -EINVAL);
+	ck_assert_int_eq(pmufile_writer__vdso(w, vdso, (1u << 20) + 1), -EINVAL);
+	ck_assert_int_eq(pmufile_writer__vdso(w, vdso, sizeof(vdso)), 0);
 
 	for (unsigned b = 0; b < batches; b++) {
 		struct pmufile_process p;
@@ -405,6 +413,10 @@ START_TEST(test_round_trip)
 	ck_assert_int_eq(f->kallsyms[1000], '\0');
 	ck_assert_uint_eq(f->kernel_build_id_size, 20);
 	ck_assert_uint_eq(f->kernel_build_id[19], 0xa0 + 19);
+	ck_assert_uint_eq(f->vdso_len, 4096);
+	ck_assert_ptr_nonnull(f->vdso);
+	ck_assert_uint_eq(f->vdso[0], 3);
+	ck_assert_uint_eq(f->vdso[4095], (uint8_t)(4095 * 7 + 3));
 
 	ck_assert(f->has_stats);
 	ck_assert_uint_eq(f->stats.cpus_ptr, 0); /* pointers are not kept */

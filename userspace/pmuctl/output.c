@@ -119,7 +119,8 @@ int output__write_meta(struct pmufile_writer *w, const struct session *s)
 		if (ret < 0)
 			return ret;
 	}
-	return kbuildid__write(w, NULL);
+	ret = kbuildid__write(w, NULL);
+	return ret < 0 ? ret : vdso__write(w);
 }
 
 int output__close(struct pmufile_writer *w, const char *path, const struct pmuprof_stats *st,

@@ -473,6 +473,32 @@ int procmaps__see(struct procmaps *pm, int pid, const char *comm, uint64_t now_n
 }
 
 /* ---------------------------------------------------------------- */
+/* The vDSO image                                                    */
+/* ---------------------------------------------------------------- */
+int vdso__write(struct pmufile_writer *w)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[PATH_MAX + 128];
+	struct pmufile_mmap *m = calloc(1, sizeof(*m));
+	int ret = 0;
+
+	while (f && m && fgets(line, sizeof(line), f)) {
+		if (procmaps__parse_line(line, m) || strcmp(m->path, "[vdso]"))
+			continue;
+		/* mapped and readable for as long as this process lives */
+		ret = pmufile_writer__vdso(w, (const void *)(uintptr_t)m->start,
+					   (size_t)(m->end - m->start));
+		if (ret == -EINVAL) /* empty or absurdly large: not an image to keep */
+			ret = 0;
+		break;
+	}
+	if (f)
+		fclose(f);
+	free(m);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- */
 /* The kernel's build-id (its symbols: ksyms.c)                      */
 /* ---------------------------------------------------------------- */
 int kbuildid__write(struct pmufile_writer *w, const char *sys_root)

@@ -40,6 +40,11 @@ int buildid__from_path(const char *path, uint8_t *id);
  * symbols are written on demand: ksyms.h). */
 int kbuildid__write(struct pmufile_writer *w, const char *sys_root);
 
+/* This process's [vdso] image (the one the kernel maps into every 64-bit
+ * process) into w, for unwinding through it (docs/FORMAT.md, VDSO). 0 also
+ * when there is none to write. */
+int vdso__write(struct pmufile_writer *w);
+
 /* One /proc/PID/maps line -> m (pid/time/build-id untouched). 0 or -EINVAL. */
 int procmaps__parse_line(const char *line, struct pmufile_mmap *m);
 

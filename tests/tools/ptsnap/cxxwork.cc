@@ -5,17 +5,21 @@
  * -g. Known call paths (frames of inlined functions in brackets):
  *   main -> pmu::run<pmu::Mix>  -> [pmu::Mix::apply]  -> [pmu::hot_mix]
  *   main -> pmu::run<pmu::Fold> -> [pmu::Fold::apply] -> [pmu::hot_mix]
+ *   main -> pmu::clock_phase -> clock_gettime (libc) -> the vDSO's
  * run<Mix> does about twice the work of run<Fold>. apply() and hot_mix()
  * are always_inline: they exist only in the DWARF debug info, as inlined
- * instances inside each run<> (no symbol of their own).
+ * instances inside each run<> (no symbol of their own). clock_phase spends
+ * its time in the vDSO, which a stack copy can only be unwound through
+ * with the image of the [vdso] the recording holds.
  * Prints "ready" once main runs, then loops until killed, or for SECONDS
- * when given one.
+ * when given one. -n: no clock_phase (no time in the vDSO or libc).
  *
- *   cxxwork [SECONDS]
+ *   cxxwork [-n] [SECONDS]
  */
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 
 namespace pmu
@@ -53,6 +57,19 @@ template <typename Op> __attribute__((noinline)) uint64_t run(uint64_t x)
 	sink = a; /* no tail call */
 	return a;
 }
+/* the vDSO: clock_gettime without a system call */
+__attribute__((noinline)) uint64_t clock_phase()
+{
+	struct timespec t;
+	uint64_t a = 0;
+
+	for (int i = 0; i < 500; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		a += (uint64_t)t.tv_nsec;
+	}
+	sink = a; /* no tail call */
+	return a;
+}
 } // namespace pmu
 
 static double now()
@@ -66,6 +83,11 @@ static double now()
 int main(int argc, char **argv)
 {
 	uint64_t x = 1;
+	bool clock = !(argc > 1 && !strcmp(argv[1], "-n"));
+	if (!clock) {
+		argc--;
+		argv++;
+	}
 	double end = argc > 1 ? now() + atof(argv[1]) : 0;
 
 	printf("ready\n");
@@ -73,6 +95,8 @@ int main(int argc, char **argv)
 	while (!end || now() < end) {
 		x += pmu::run<pmu::Mix>(x);
 		x += pmu::run<pmu::Fold>(x);
+		if (clock)
+			x += pmu::clock_phase();
 		pmu::sink = x;
 	}
 	printf("cxxwork: done\n");

@@ -18,6 +18,8 @@
  * -r R: write every sample R times (benchmarks: many samples, few stops).
  * -i US: stop at random 0.2 ms..US intervals (default 2000).
  * --corrupt K: every K-th sample's copy claims more valid bytes than its size.
+ * --no-vdso: no VDSO frame (the [vdso] image, as pmuctl writes it: a
+ *   recording from before it, whose [vdso] frames cannot be unwound).
  * --garble: well-formed records with random registers and stack bytes (a
  *   seeded mix: random pc, sp, all registers, stack words), for the
  *   unwinder's robustness replay (tests/suites/fuzz_replay_pmufile.sh).
@@ -83,6 +85,21 @@ static size_t file_build_id(const char *path, uint8_t *out)
 	return n;
 }
 
+static int with_vdso = 1;
+
+/* The target's [vdso] image (read from it, as pmuctl writes its own). */
+static void write_vdso(struct pmufile_writer *w, pid_t pid, uint64_t s, uint64_t e)
+{
+	size_t len = (size_t)(e - s);
+	void *buf = len && len <= (1u << 20) ? malloc(len) : NULL;
+	struct iovec l = {buf, len}, r = {(void *)(uintptr_t)s, len};
+
+	if (buf && process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)len &&
+	    pmufile_writer__vdso(w, buf, len))
+		die("%s", pmufile_writer__error(w));
+	free(buf);
+}
+
 static void write_maps(struct pmufile_writer *w, pid_t pid, uint64_t t)
 {
 	char path[64], line[4608];
@@ -113,6 +130,8 @@ static void write_maps(struct pmufile_writer *w, pid_t pid, uint64_t t)
 			m.build_id_size = (uint32_t)file_build_id(file, m.build_id);
 		if (pmufile_writer__mmap(w, &m))
 			die("%s", pmufile_writer__error(w));
+		if (with_vdso && !strcmp(file, "[vdso]"))
+			write_vdso(w, pid, s, e);
 	}
 	fclose(f);
 }
@@ -159,11 +178,10 @@ static uint16_t fp_walk(const struct user_regs_struct *r, const uint8_t *stk, ui
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {{"cut", required_argument, 0, 'c'},
-					   {"seed", required_argument, 0, 'S'},
-					   {"corrupt", required_argument, 0, 'K'},
-					   {"garble", no_argument, 0, 'G'},
-					   {0, 0, 0, 0}};
+	static const struct option lo[] = {
+		{"cut", required_argument, 0, 'c'},	{"seed", required_argument, 0, 'S'},
+		{"corrupt", required_argument, 0, 'K'}, {"garble", no_argument, 0, 'G'},
+		{"no-vdso", no_argument, 0, 'V'},	{0, 0, 0, 0}};
 	const char *out = NULL;
 	unsigned long n = 200, size = 8192, cut = 0, corrupt = 0, repeat = 1, ius = 2000;
 	uint64_t seed = 1;
@@ -187,6 +205,8 @@ int main(int argc, char **argv)
 			cut = strtoul(optarg, NULL, 0);
 		else if (o == 'G')
 			garble = 1;
+		else if (o == 'V')
+			with_vdso = 0;
 		else if (o == 'K')
 			corrupt = strtoul(optarg, NULL, 0);
 		else if (o == 'S')

@@ -14,7 +14,10 @@
 # functions' samples between them (runs measured 2-12 pp apart).
 # cxxwork: >= 95 % of pmuprof's samples on a known full call path from
 # _start, with the inlined pmu::Mix::apply/Fold::apply;hot_mix frames
-# (>= 80 %), and the run<Mix>/run<Fold> shares within 3 pp of perf's.
+# (>= 90 % of the samples in run<>), its samples in the vDSO (pmu::clock_phase -> clock_gettime)
+# unwound through the [vdso] image pmuctl records (>= 95 % of them reach
+# main;pmu::clock_phase), and the run<Mix>/run<Fold>/clock_phase shares
+# within 3 pp of perf's.
 # Both comparisons use --no-inline (perf script --no-inline).
 . "$ROOT/tests/vm/lib/host.sh"
 cd "$RESULTS" || fail "no results directory"
@@ -94,11 +97,22 @@ at_least cmp-hot-leaf-perf "$5" "$7" 50
 	--no-process -o cxx.inline 2>>"$RESULTS/host.log"
 RUN='unsigned long pmu::run<pmu::(Mix|Fold)>\(unsigned long\)'
 APPLY='pmu::(Mix|Fold)::apply\(unsigned long, unsigned long\)'
+CLOCK='pmu::clock_phase\(\)'
 START='^_start;__libc_start_main[^;]*(;[^;]+)?;main'
-set -- $(share cxx.inline "$START(;$RUN(;$APPLY;hot_mix)?)? [0-9]+\$")
+set -- $(share cxx.inline "$START(;$RUN(;$APPLY;hot_mix)?|;$CLOCK(;[^;[]+)*)? [0-9]+\$")
 at_least cxx-full-stacks "$1" "$2" 95
-set -- $(share cxx.inline "$START;$RUN;$APPLY;hot_mix [0-9]+\$")
-at_least cxx-inline-frames "$1" "$2" 80
+set -- $(share cxx.inline "$START;$RUN;$APPLY;hot_mix [0-9]+\$") $(share cxx.inline ";$RUN(;[^;]+)* [0-9]+\$")
+at_least cxx-inline-frames "$1" "$3" 90
+# a vDSO leaf: a named __vdso_* function, or a static one inside it
+INVDSO='(;__vdso_[a-z_]+|;\[vdso\][^;]*)+ [0-9]+$'
+set -- $(share cxx.inline "$START;$CLOCK;[^;]*clock_gettime[^;]*$INVDSO") $(share cxx.inline "$INVDSO")
+echo "vdso: $1 of $3 samples in the vDSO unwound to main;clock_phase" >>"$RESULTS/host.log"
+if [ "$3" -gt 0 ] && [ $(($1 * 100)) -ge $((95 * $3)) ]; then
+	pass_check cxx-vdso-unwound
+else
+	fail_check cxx-vdso-unwound "$1 of $3 samples in the vDSO reach main;clock_phase (want >= 95 % of > 0)"
+fi
 compare run-Mix "main;[^;]*pmu::run<pmu::Mix>[^;]*(;[^;]+)* [0-9]+\$" cxx
 compare run-Fold "main;[^;]*pmu::run<pmu::Fold>[^;]*(;[^;]+)* [0-9]+\$" cxx
+compare clock_phase "main;[^;]*pmu::clock_phase[^;]*(;[^;]+)* [0-9]+\$" cxx
 host_done
