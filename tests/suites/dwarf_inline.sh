@@ -14,14 +14,14 @@
 #   - the flamegraph's and the HTML report's tooltips give each function's
 #     definition as file:line (hot_mix's and Mix::apply's exact lines);
 #   - pmu::clock_phase's samples in the vDSO: unwound through it from the
-#     [vdso] image ptsnap records as pmuctl does (main;pmu::clock_phase();
+#     [vdso] image ptsnap records as pmuctl does (main;pmu::clock_phase(int);
 #     __clock_gettime;__vdso_clock_gettime, the vDSO's own symbol); recorded
 #     without the image (--no-vdso, as older pmuctl files): each stops at a
 #     [truncated] root above its [vdso] frame, counted and warned about;
 #   - pmuconv script, perf-data (read back by perf script) and archive use
 #     the unwound frames (main, libc's __libc_start_call_main above
 #     run<Mix>), where --call-graph fp (the FP walk, the control) has only
-#     the leaf: with cxxwork -n (no calls into libc or the vDSO), libc is
+#     the leaf: with cxxwork -c 0 (no calls into libc or the vDSO), libc is
 #     archived only because unwound frames lie in it;
 #   - the binary stripped, its debug info in a build-id debug directory
 #     (--buildid-dir): the same inline frames.
@@ -59,7 +59,7 @@ share() {
 START='cxxwork;_start;__libc_start_main[^;]*;__libc_start_call_main;main'
 RUN='unsigned long pmu::run<pmu::(Mix|Fold)>\(unsigned long\)'
 APPLY='pmu::(Mix|Fold)::apply\(unsigned long, unsigned long\)'
-CLOCK='pmu::clock_phase\(\)'
+CLOCK='pmu::clock_phase\([^)]*\)'
 # a sample in run<> itself (the loop) or in the inlined helpers, or in
 # clock_phase and what it calls (libc, the vDSO)
 KNOWN="^$START(;$RUN(;$APPLY;hot_mix)?|;$CLOCK(;[^;[]+)*)? [0-9]+\$"
@@ -153,7 +153,7 @@ chain() { awk '/^[^ \t]/ { if (c ~ /run<pmu::Mix>/) { print c; exit } c = "" }
 	/^[ \t]+[0-9a-f]+ / { $1 = ""; sub(/^ /, ""); sub(/ \(.*/, ""); sub(/\+0x[0-9a-f]+$/, ""); c = c ";" $0 }
 	END { if (c ~ /run<pmu::Mix>/) print c }' "$1" | head -1; }
 WANT=';(unsigned long )?pmu::run<pmu::Mix>(\(unsigned long\))?;main;__libc_start_call_main;__libc_start_main[^;]*;_start$'
-"$PTSNAP" -o "$W/nolibc.pmu" -n 50 -- "$W/bin/cxxwork" -n >/dev/null 2>&1
+"$PTSNAP" -o "$W/nolibc.pmu" -n 50 -- "$W/bin/cxxwork" -c 0 >/dev/null 2>&1
 for cg in dwarf fp; do
 	"$PMUCONV" script --call-graph $cg "$W/cxx.pmu" >"$W/script-$cg.txt" 2>/dev/null
 	"$PMUCONV" archive --call-graph $cg "$W/nolibc.pmu" -o "$W/arch-$cg.tar" >"$W/arch-$cg.log" 2>&1
