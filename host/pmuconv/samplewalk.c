@@ -18,6 +18,7 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 #else
 #include "lib/pmufile/pmufile.h"
 #include "psnames.h"
+#include "srcinline.h"
 #include "unwind.h"
 
 struct walker {
@@ -33,8 +34,35 @@ struct walker {
 	 * fp) and one sample's kernel + unwound user frames */
 	struct unwinder *unw;
 	uint64_t *ubuf;
+	struct srcinline *inl; /* NULL: no inline frames */
 	uint64_t bad;
 };
+
+/* The functions inlined at frame fr[n] (a user frame, resolved): moved up
+ * behind them, innermost first, at the same address and DSO. Returns the
+ * index of the frame itself. */
+static uint32_t add_inlined(struct walker *w, const struct pc_rec *r, struct pc_rec_frame *fr,
+			    uint32_t n, unsigned adj)
+{
+	const struct pmufile_mmap *m = pmufile__find_mmap(w->f, r->pid, fr[n].ip - adj, r->time_ns);
+	const struct inl_frame *in;
+	const char *src;
+	uint32_t k;
+
+	if (!m)
+		return n;
+	k = inl__lookup(w->inl, m->path, m->build_id,
+			m->build_id_size <= 20 ? m->build_id_size : 20,
+			fr[n].ip - m->start + m->pgoff, adj, &in, &src);
+	if (k > PC_MAX_FRAMES - 1 - n)
+		k = PC_MAX_FRAMES - 1 - n;
+	fr[n + k] = fr[n];
+	for (uint32_t i = 0; i < k; i++)
+		fr[n + i] = (struct pc_rec_frame){
+			fr[n + k].ip,
+			{in[i].name, strlen(in[i].name), fr[n + k].w.dso, PC_FRAME_USER, false}};
+	return n + k;
+}
 
 static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 {
@@ -109,6 +137,8 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			else
 				fr[n].w = pc_where__resolve(w->sym, w->f, r.pid, a, x < nk,
 							    x != 0 && x != nk, r.time_ns);
+			if (w->inl && fr[n].w.kind == PC_FRAME_USER && !fr[n].w.kernel)
+				n = add_inlined(w, &r, fr, n, x != 0 && x != nk);
 			n++;
 		}
 	}
@@ -191,6 +221,11 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 	}
 	if (f->kallsyms && f->kallsyms_len)
 		sym__load_kallsyms(w->sym, f->kallsyms, f->kallsyms_len);
+	if (ops->inline_frames && !o->sym.no_inline &&
+	    !(w->inl = inl__new(w->sym, o->sym.no_demangle))) {
+		r = -ENOMEM;
+		goto out;
+	}
 	if (!flt->call_graph_fp) { /* cheap until a sample carries a stack copy */
 		w->unw = unw__new(f, w->sym);
 		w->ubuf = malloc(PC_MAX_FRAMES * sizeof(*w->ubuf));
@@ -220,6 +255,7 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 			(unsigned long long)w->bad);
 	sym__warn_binaries(w->sym); /* the same warnings as every other command */
 out:
+	inl__free(w->inl);
 	unw__free(w->unw);
 	free(w->ubuf);
 	sym__free(w->sym);

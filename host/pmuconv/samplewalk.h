@@ -50,6 +50,10 @@ struct pc_walk_ops {
 	/* no warnings about damage or missing binaries (a second pass after
 	 * pc_load() has given them) */
 	bool quiet;
+	/* frames of their own for functions inlined at user frames (DWARF,
+	 * srcinline.h), before the frame they are inlined in, at its address,
+	 * unless --no-inline: what perf script prints */
+	bool inline_frames;
 };
 
 /* Walk the pmuprof file at path. Returns 0, or a negative errno with err

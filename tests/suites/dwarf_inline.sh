@@ -18,6 +18,8 @@
 #     __clock_gettime;__vdso_clock_gettime, the vDSO's own symbol); recorded
 #     without the image (--no-vdso, as older pmuctl files): each stops at a
 #     [truncated] root above its [vdso] frame, counted and warned about;
+#   - pmuconv script prints the inlined frames (hot_mix;Mix::apply above
+#     run<Mix>), not with --no-inline;
 #   - pmuconv script, perf-data (read back by perf script) and archive use
 #     the unwound frames (main, libc's __libc_start_call_main above
 #     run<Mix>), where --call-graph fp (the FP walk, the control) has only
@@ -166,6 +168,15 @@ if echo "$c1" | grep -Eq "$WANT" && ! echo "$c2" | grep -q ';main'; then
 	pass unwound-script
 else
 	fail unwound-script "dwarf: '$c1', fp (control, leaf only): '$c2'"
+fi
+# script prints the inlined functions as perf script does (--no-inline: not)
+"$PMUCONV" script --no-inline "$W/cxx.pmu" >"$W/script-noinl.txt" 2>/dev/null
+c2=$(chain "$W/script-noinl.txt")
+if echo "$c1" | grep -q '^;hot_mix;pmu::Mix::apply(unsigned long, unsigned long);unsigned long pmu::run<' &&
+	echo "$c2" | grep -q '^;unsigned long pmu::run<pmu::Mix>(unsigned long);main;'; then
+	pass script-inline
+else
+	fail script-inline "inline: '$c1', --no-inline: '$c2'"
 fi
 if ! command -v "$PERF" >/dev/null 2>&1; then
 	fail unwound-perf-data "no perf on this host; make deps installs linux-perf"
