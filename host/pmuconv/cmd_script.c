@@ -61,10 +61,13 @@ static const char *page_name(uint8_t p)
  * symbol's DSO is its "[module]", so the symbol prints without it. */
 static void print_frame(FILE *o, const struct pc_rec_frame *fr)
 {
-	bool unknown = fr->w.kind == PC_FRAME_UNKNOWN;
+	/* where a --call-graph dwarf unwind stopped (samplewalk.c): said so,
+	 * at address 0, rather than guessing a caller */
+	bool trunc = fr->w.kind == PC_FRAME_UNKNOWN && !strcmp(fr->w.name, "[truncated]");
+	bool unknown = fr->w.kind == PC_FRAME_UNKNOWN && !trunc;
 
-	fprintf(o, "%16llx %.*s (%s)", (unsigned long long)fr->ip, unknown ? 9 : (int)fr->w.sym_len,
-		unknown ? "[unknown]" : fr->w.name, fr->w.dso);
+	fprintf(o, "%16llx %.*s (%s)", trunc ? 0ull : (unsigned long long)fr->ip,
+		unknown ? 9 : (int)fr->w.sym_len, unknown ? "[unknown]" : fr->w.name, fr->w.dso);
 }
 
 static int sample(void *ctx, const struct pc_rec *r)

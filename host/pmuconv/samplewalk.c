@@ -38,6 +38,19 @@ struct walker {
 	uint64_t bad;
 };
 
+/* A [vdso] frame's symbol from the recorded image (unwind.h), if any. */
+static void vdso_name(struct walker *w, const struct pc_rec *r, struct pc_rec_frame *f,
+		      unsigned adj)
+{
+	const char *n = unw__vdso_symbol(w->unw, r->pid, r->time_ns, f->ip - adj);
+
+	if (n) {
+		f->w.name = n;
+		f->w.sym_len = strlen(n);
+		f->w.kind = PC_FRAME_USER;
+	}
+}
+
 /* The functions inlined at frame fr[n] (a user frame, resolved): moved up
  * behind them, innermost first, at the same address and DSO. Returns the
  * index of the frame itself. */
@@ -137,6 +150,9 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			else
 				fr[n].w = pc_where__resolve(w->sym, w->f, r.pid, a, x < nk,
 							    x != 0 && x != nk, r.time_ns);
+			if (w->unw && x >= nk && fr[n].w.kind != PC_FRAME_USER &&
+			    !strcmp(fr[n].w.dso, "[vdso]")) /* named from the recorded image */
+				vdso_name(w, &r, &fr[n], x != nk);
 			if (w->inl && fr[n].w.kind == PC_FRAME_USER && !fr[n].w.kernel)
 				n = add_inlined(w, &r, fr, n, x != 0 && x != nk);
 			n++;

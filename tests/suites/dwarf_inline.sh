@@ -15,9 +15,11 @@
 #     definition as file:line (hot_mix's and Mix::apply's exact lines);
 #   - pmu::clock_phase's samples in the vDSO: unwound through it from the
 #     [vdso] image ptsnap records as pmuctl does (main;pmu::clock_phase(int);
-#     __clock_gettime;__vdso_clock_gettime, the vDSO's own symbol); recorded
+#     __clock_gettime;__vdso_clock_gettime, the vDSO's own symbol, in
+#     pmuconv script too); recorded
 #     without the image (--no-vdso, as older pmuctl files): each stops at a
-#     [truncated] root above its [vdso] frame, counted and warned about;
+#     [truncated] root above its [vdso] frame (script: a "0 [truncated]"
+#     frame), counted and warned about;
 #   - pmuconv script prints the inlined frames (hot_mix;Mix::apply above
 #     run<Mix>), not with --no-inline;
 #   - pmuconv script, perf-data (read back by perf script) and archive use
@@ -93,7 +95,8 @@ fi
 # ---- the vDSO ---------------------------------------------------------------
 VDSO="^$START;$CLOCK;[^;]*clock_gettime[^;]*;__vdso_[a-z_]+ [0-9]+\$"
 set -- $(share "$W/inl.folded" "$VDSO") $(share "$W/inl.folded" '(;__vdso_[a-z_]+|\[vdso\][^;]*) [0-9]+$')
-if [ "$3" -gt 0 ] && [ "$1" -eq "$3" ]; then
+"$PMUCONV" script "$W/cxx.pmu" >"$W/vdso-script.txt" 2>/dev/null
+if [ "$3" -gt 0 ] && [ "$1" -eq "$3" ] && grep -Eq ' __vdso_[a-z_]+ \(\[vdso\]\)$' "$W/vdso-script.txt"; then
 	pass vdso-unwound
 else
 	fail vdso-unwound "$1 of $3 samples in the vDSO on main;clock_phase;..clock_gettime;__vdso_*, want all (> 0): $(grep -E 'vdso' "$W/inl.folded" | head -2 | tr '\n' '|')"
@@ -104,8 +107,10 @@ fi
 set -- $(share "$W/novdso.folded" '^cxxwork;\[truncated\];\[vdso\]\+0x[0-9a-f]+ [0-9]+$') \
 	$(share "$W/novdso.folded" '\[vdso\]')
 stopped=$(sed -n 's/^unwind:.* \([0-9]*\) stopped.*/\1/p' "$W/novdso.report")
+"$PMUCONV" script "$W/novdso.pmu" >"$W/novdso-script.txt" 2>/dev/null
 if [ "$3" -gt 0 ] && [ "$1" -eq "$3" ] && [ "${stopped:-0}" -ge "$1" ] &&
-	grep -q "$1 sample(s) stopped in \[vdso\]" "$W/novdso.err"; then
+	grep -q "$1 sample(s) stopped in \[vdso\]" "$W/novdso.err" &&
+	grep -A1 '(\[vdso\])$' "$W/novdso-script.txt" | grep -q ' 0 \[truncated\] (\[unknown\])$'; then
 	pass vdso-no-image
 else
 	fail vdso-no-image "$1 of $3 [vdso] samples as cxxwork;[truncated];[vdso]+0x.., $stopped stopped in the report, stderr: $(head -1 "$W/novdso.err")"
