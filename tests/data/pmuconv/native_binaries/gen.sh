@@ -7,9 +7,8 @@
 # (lib_inner is static: only .symtab names it), mappings from `readelf -l`.
 # Run by tests/suites/pmuconv_expected.sh.
 set -e
-for t in gcc objcopy nm readelf; do
-	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 1; }
-done
+. "$SRC_ROOT/tests/data/pmuconv/genlib.sh"
+need gcc objcopy nm readelf
 D=$PWD
 gcc -O1 -fPIC -shared -Wl,--build-id -o libstripped.so lib.c
 nm libstripped.so >lib.nm
@@ -21,23 +20,12 @@ objcopy --only-keep-debug prog prog.debug
 objcopy --strip-all --add-gnu-debuglink=prog.debug prog
 mkdir .debug && mv prog.debug .debug/
 sym() { awk -v s="$2" '$3 == s { print "0x" $1 }' "$1"; }
-bid() { readelf -n "$1" | awk '/Build ID/ { print $3 }'; }
-maps() {
-	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $6 }' |
-		while read -r off va memsz; do
-			start=$(($2 + va - va % 4096))
-			end=$(($2 + va + memsz))
-			end=$((end + (4096 - end % 4096) % 4096))
-			printf 'mmap %d 0x%x 0x%x 0x%x %s %s\n' "$3" $start $end $((off - off % 4096)) "$4" "$5"
-		done
-}
 E=0x555555554000
 L=0x7f1234500000
 S=0x7ffd00000000
 work=$(sym prog.nm work); main=$(sym prog.nm main)
 inner=$(sym lib.nm lib_inner); api=$(sym lib.nm lib_api)
 [ -n "$work" ] && [ -n "$main" ] && [ -n "$inner" ] && [ -n "$api" ] || { echo "symbols not found"; exit 1; }
-a() { printf '0x%x' $(($1 + $2 + $3)); }
 {
 	echo "header host=binhost kernel=6.1.0-test cpus=1 flags=ustack start=0"
 	echo "event cycles pmu 1000 cycles"

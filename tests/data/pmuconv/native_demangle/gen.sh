@@ -6,9 +6,8 @@
 # demangled by nm) and mappings from `readelf -l`, and turn it into data.pmu
 # with mkdata. Run by tests/suites/pmuconv_expected.sh.
 set -e
-for t in g++ gcc nm readelf; do
-	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 1; }
-done
+. "$SRC_ROOT/tests/data/pmuconv/genlib.sh"
+need g++ gcc nm readelf
 D=$PWD
 gcc -O1 -c -o rust.o rust.c
 g++ -O1 -fPIE -pie -Wl,--build-id -o prog prog.cc rust.o
@@ -19,16 +18,6 @@ sym() {
 	[ "$(echo "$v" | wc -w)" = 1 ] || { echo "symbol /$1/ matched '$v'" >&2; exit 1; }
 	echo "$v"
 }
-bid() { readelf -n "$1" | awk '/Build ID/ { print $3 }'; }
-maps() {
-	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $6 }' |
-		while read -r off va memsz; do
-			start=$(($2 + va - va % 4096))
-			end=$(($2 + va + memsz))
-			end=$((end + (4096 - end % 4096) % 4096))
-			printf 'mmap %d 0x%x 0x%x 0x%x %s %s\n' "$3" $start $end $((off - off % 4096)) "$4" "$5"
-		done
-}
 B=0x555555554000
 main=$(sym '^main$')
 plus=$(sym '^_ZN3geoplIiEENS_3VecIT_EES3_S3_$')
@@ -37,7 +26,6 @@ acc=$(sym '^_ZN3geo6detail3AccpLEl$')
 anon=$(sym 'hidden_helper')
 rl=$(sym '^_ZN7mycrate5inner4work17h0123456789abcdefE$')
 rv=$(sym '^_RNvXs_Cs1234_7mycrate')
-a() { printf '0x%x' $(($1 + $2 + $3)); }
 {
 	echo "header host=dmhost kernel=6.1.0-test cpus=1 flags=ustack start=0"
 	echo "event cycles pmu 1000 cycles"

@@ -6,9 +6,8 @@
 # kernel would map them (PIE at 0x555555554000, the library at 0x7f1234500000),
 # and turn it into data.pmu with mkdata. Run by tests/suites/pmuconv_expected.sh.
 set -e
-for t in gcc objcopy nm readelf; do
-	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 1; }
-done
+. "$SRC_ROOT/tests/data/pmuconv/genlib.sh"
+need gcc objcopy nm readelf
 D=$PWD
 gcc -O1 -fPIC -shared -g -Wl,--build-id -o libshared.so shared.c
 cp libshared.so libshared_nodbg.so
@@ -19,23 +18,11 @@ objcopy --strip-all --add-gnu-debuglink=prog.debug prog prog_stripped
 
 # symbol value (link-time address) from the unstripped files
 sym() { nm "$1" | awk -v s="$2" '$3 == s { print "0x" $1 }'; }
-bid() { readelf -n "$1" | awk '/Build ID/ { print $3 }'; }
-# "mmap PID START END PGOFF PATH BUILDID" lines for every PT_LOAD of $1 at base $2
-maps() {
-	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $6 }' |
-		while read -r off va memsz; do
-			start=$(($2 + va - va % 4096))
-			end=$(($2 + va + memsz))
-			end=$((end + (4096 - end % 4096) % 4096))
-			printf 'mmap %d 0x%x 0x%x 0x%x %s %s\n' "$3" $start $end $((off - off % 4096)) "$4" "$5"
-		done
-}
 EXE_BASE=0x555555554000
 LIB_BASE=0x7f1234500000
 ew=$(sym prog exe_work); em=$(sym prog main)
 ls_=$(sym libshared.so lib_static); lh=$(sym libshared.so lib_hot)
 [ -n "$ew" ] && [ -n "$em" ] && [ -n "$ls_" ] && [ -n "$lh" ] || { echo "symbols not found"; exit 1; }
-a() { printf '0x%x' $(( $1 + $2 + $3 )); }
 {
 	echo "header host=elfhost kernel=6.1.0-test cpus=2 flags=kstack,ustack start=0"
 	echo "event cycles pmu 50000 cycles"
