@@ -12,7 +12,7 @@ meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3-venv flex bi
 #  installs its npm packages into ~/.cache/pmuprof/npm)
 # pmuconv pprof (protoc-c, protobuf-c) and the exporters' tests (go tool pprof;
 # node, above, for the speedscope schema check, whose npm packages
-# npm-exporters.sh installs)
+# npm-deps.sh installs)
 PKGS="$PKGS protobuf-c-compiler libprotobuf-c-dev golang-go"
 # make deb (Debian's packaging tools; dpkg-dev is above)
 PKGS="$PKGS debhelper dh-dkms"
@@ -50,4 +50,3 @@ if [ ! -f "$CACHE/vmlinuz-$KVER" ]; then
 	rm -rf "$CACHE/tmp"
 fi
 sh "$(dirname "$0")/npm-deps.sh"
-sh "$(dirname "$0")/npm-exporters.sh"

@@ -14,7 +14,7 @@
 #     check can fail);
 #   - a truncated recording or an unwritable output: a clear error, exit 1,
 #     no output file and no temporary left, an existing output untouched.
-# go (golang-go) and the npm packages (scripts/npm-exporters.sh) come from
+# go (golang-go) and the npm packages (scripts/npm-deps.sh) come from
 # make deps: without them the checks FAIL, they never skip.
 # Prints PASS/FAIL lines; always exits 0.
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -156,7 +156,7 @@ fi
 
 # ---- speedscope ------------------------------------------------------------
 if ! command -v node >/dev/null 2>&1 || [ ! -d "$NPM/ajv" ] || [ ! -d "$NPM/speedscope" ]; then
-	fail speedscope "node or the npm packages missing (need $NPM/ajv and speedscope: run sh scripts/npm-exporters.sh, or make deps)"
+	fail speedscope "node or the npm packages missing (need $NPM/ajv and speedscope: run sh scripts/npm-deps.sh, or make deps)"
 elif ! "$P" speedscope "$W/rec.pmu" -o "$W/rec.json" -q 2>"$W/ss.err"; then
 	fail speedscope "pmuconv speedscope failed: $(head -n 1 "$W/ss.err")"
 elif ! node "$SS" "$NPM" "$W/rec.json" >"$W/ss.frames" 2>"$W/ss.check.err"; then
