@@ -44,6 +44,20 @@ skip_check() {
 	log "SKIP: $1 (${2:-skipped})"
 }
 
+# wait_for FILE REGEX: bounded wait (30 s, 50 ms steps; no fixed sleeps)
+# until FILE has a line matching REGEX; status 1 if it never did.
+wait_for() {
+	_n=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		[ $_n -ge 600 ] && return 1
+		usleep 50000
+		_n=$((_n + 1))
+	done
+}
+
+# wait_started FILE: pmuctl's output FILE says recording started.
+wait_started() { wait_for "$1" 'recording to'; }
+
 # check SUB CMD ARGS...: pass or fail SUB by CMD's exit status.
 check() {
 	_sub=$1

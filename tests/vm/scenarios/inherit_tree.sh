@@ -12,16 +12,6 @@
 # timeout: 300
 # results-mb: 128
 
-# Wait (bounded) until pmuctl says recording started: no fixed sleeps.
-wait_started() {
-	_n=0
-	while ! grep -q 'recording to' "$1" 2>/dev/null; do
-		[ $_n -ge 600 ] && return 1
-		usleep 50000
-		_n=$((_n + 1))
-	done
-}
-
 roles_ok() {
 	[ "$(grep -c '^inhtree: role=' "$1")" -eq 4 ]
 }

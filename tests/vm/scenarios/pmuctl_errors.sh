@@ -21,15 +21,6 @@ expect() {
 	fi
 }
 
-wait_started() {
-	_n=0
-	while ! grep -q 'recording to' "$1" 2>/dev/null; do
-		[ $_n -ge 400 ] && return 1
-		usleep 50000
-		_n=$((_n + 1))
-	done
-}
-
 # Before the module is loaded.
 expect no-module-record 1 "module is not loaded; load it with 'modprobe pmuprof'" \
 	pmuctl record -a --duration 1 -o /tmp/x.pmu

@@ -7,16 +7,6 @@
 # timeout: 180
 # results-mb: 128
 
-# Wait (bounded) until pmuctl says recording started: no fixed sleeps.
-wait_started() {
-	_n=0
-	while ! grep -q 'recording to' "$1" 2>/dev/null; do
-		[ $_n -ge 400 ] && return 1
-		usleep 50000
-		_n=$((_n + 1))
-	done
-}
-
 load_module
 for sig in INT TERM; do
 	out=$RESULTS/sig$sig.txt

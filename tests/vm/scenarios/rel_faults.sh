@@ -33,15 +33,6 @@ alloc_check() { # SUB
 		fail_check "$1" "session allocations $_a with no file open"
 	fi
 }
-# wait_for FILE WORD: bounded wait until FILE mentions WORD
-wait_for() {
-	_n=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		[ $_n -ge 600 ] && return 1
-		usleep 50000
-		_n=$((_n + 1))
-	done
-}
 # reader_check SUB OUTFILE RC: judge a relreader run
 reader_check() {
 	cat "$2" >>"$RESULTS/scenario.log"

@@ -13,14 +13,6 @@
 # results-mb: 96
 REL_LEVEL=check
 
-wait_started() {
-	_n=0
-	while ! grep -q 'recording to' "$1" 2>/dev/null; do
-		[ $_n -ge 400 ] && return 1
-		usleep 50000
-		_n=$((_n + 1))
-	done
-}
 if [ "$REL_LEVEL" = soak ]; then run_for=60; else run_for=3; fi
 
 load_module
