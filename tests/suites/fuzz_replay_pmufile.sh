@@ -52,6 +52,22 @@ fi
 gen=$DATA/damaged
 rm -rf "$gen"
 mkdir -p "$gen"
+# damage FILE DIR CUT FLIP: DIR/trunc-N, FILE cut to N bytes for every N in
+# steps of CUT, and DIR/flip-N, FILE with byte N set to 0xff every FLIP bytes
+damage() {
+	_size=$(wc -c <"$1")
+	_i=0
+	while [ "$_i" -lt "$_size" ]; do
+		head -c "$_i" "$1" >"$2/trunc-$_i"
+		_i=$((_i + $3))
+	done
+	_i=0
+	while [ "$_i" -lt "$_size" ]; do
+		cp "$1" "$2/flip-$_i"
+		printf '\377' | dd of="$2/flip-$_i" bs=1 seek="$_i" conv=notrunc 2>/dev/null
+		_i=$((_i + $4))
+	done
+}
 src=$DATA/base.pmu
 printf '%s\n' 'ffffffff81000000 T _text' 'ffffffff81001000 T do_syscall_64' \
 	'ffffffff81002000 t helper	[mod]' >"$DATA/kallsyms.txt"
@@ -60,19 +76,8 @@ if ! "$PMUGEN" -o "$src" -n 30 -d 8 -k 3 -p 3 -S 6 -e 2 -l 7 -a -s 11 \
 	echo "FAIL: fuzz_replay_pmufile/damaged (pmugen failed: $(head -n 1 "$DATA/pmugen.log"))"
 	exit 0
 fi
-size=$(wc -c <"$src")
-i=0
-while [ "$i" -lt "$size" ]; do
-	head -c "$i" "$src" >"$gen/trunc-$i"
-	i=$((i + 8))
-done
 # flipped bytes spread over the file (every 61st byte, so every frame type)
-i=0
-while [ "$i" -lt "$size" ]; do
-	cp "$src" "$gen/flip-$i"
-	printf '\377' | dd of="$gen/flip-$i" bs=1 seek="$i" conv=notrunc 2>/dev/null
-	i=$((i + 61))
-done
+damage "$src" "$gen" 8 61
 cp "$src" "$gen/bigendian"
 printf '\001\002\003\004' | dd of="$gen/bigendian" bs=1 seek=8 conv=notrunc 2>/dev/null
 cp "$src" "$gen/version7"
@@ -135,18 +140,7 @@ if ! "$PTSNAP" -o "$ucopy" -n 6 -s 512 -- "$NOFPWORK" >"$DATA/ptsnap.log" 2>&1; 
 	echo "FAIL: fuzz_replay_pmufile/ucopy (ptsnap failed: $(tail -n 1 "$DATA/ptsnap.log"))"
 	exit 0
 fi
-size=$(wc -c <"$ucopy")
-i=0
-while [ "$i" -lt "$size" ]; do
-	head -c "$i" "$ucopy" >"$ugen/trunc-$i"
-	i=$((i + 24))
-done
-i=0
-while [ "$i" -lt "$size" ]; do
-	cp "$ucopy" "$ugen/flip-$i"
-	printf '\377' | dd of="$ugen/flip-$i" bs=1 seek="$i" conv=notrunc 2>/dev/null
-	i=$((i + 97))
-done
+damage "$ucopy" "$ugen" 24 97
 replay ucopy-damaged "$ugen"
 garbled=$DATA/ucopy-garbled.pmu
 "$PTSNAP" -o "$garbled" -n 300 -s 2048 --garble --seed 7 -- "$NOFPWORK" >"$DATA/ptsnap.log" 2>&1
