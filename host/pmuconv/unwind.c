@@ -328,17 +328,10 @@ static void report_set(struct unwinder *u, struct unw_set *s, size_t lo, size_t 
 static struct unw_set *get_set(struct unwinder *u, int32_t pid, uint64_t t)
 {
 	const struct pmufile_mmap *mm = u->f->mmaps;
-	size_t lo = 0, hi = u->f->nr_mmaps, end;
+	size_t lo = pmufile__first_mmap(u->f, pid), end;
 	uint64_t before = 0, after = UINT64_MAX, snap;
 	bool has_before = false;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (mm[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (end = lo; end < u->f->nr_mmaps && mm[end].pid == pid; end++) {
 		uint64_t tn = mm[end].time_ns;
 		if (tn <= t && (!has_before || tn > before)) {

@@ -273,6 +273,22 @@ static inline int pmufile__sample_view_inline(const struct pmuprof_record_header
 	return 0;
 }
 
+/* Index in f->mmaps (sorted by pid, start, time) of pid's first mapping:
+ * f->nr_mmaps or another pid's when pid has none. */
+static inline size_t pmufile__first_mmap(const struct pmufile *f, int32_t pid)
+{
+	size_t lo = 0, hi = f->nr_mmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->mmaps[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 /* The mapping of pid covering addr at time t (latest captured at or
  * before t, else the earliest after), or NULL. */
 const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t pid, uint64_t addr,

@@ -117,26 +117,26 @@ static bool need(struct rcur *c, size_t n, const char *field)
 	return true;
 }
 
+/* The next N (4 or 8) bytes as a little-endian number; 0 past the end. */
+static uint64_t rnum(struct rcur *c, size_t n, const char *field)
+{
+	uint64_t v;
+
+	if (!need(c, n, field))
+		return 0;
+	v = n == 4 ? pf_get32(c->p + c->off) : pf_get64(c->p + c->off);
+	c->off += n;
+	return v;
+}
+
 static uint32_t r32(struct rcur *c, const char *field)
 {
-	uint32_t v;
-
-	if (!need(c, 4, field))
-		return 0;
-	v = pf_get32(c->p + c->off);
-	c->off += 4;
-	return v;
+	return (uint32_t)rnum(c, 4, field);
 }
 
 static uint64_t r64(struct rcur *c, const char *field)
 {
-	uint64_t v;
-
-	if (!need(c, 8, field))
-		return 0;
-	v = pf_get64(c->p + c->off);
-	c->off += 8;
-	return v;
+	return rnum(c, 8, field);
 }
 
 /* Length-prefixed bytes into dst[cap]; returns the length (0 on error). */
@@ -1275,20 +1275,9 @@ const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t p
 	const struct reader *r = f->priv;
 	const struct pmufile_mmap *m = f->mmaps;
 	const struct pmufile_mmap *before = NULL, *after = NULL;
-	size_t lo = 0, hi = f->nr_mmaps, first;
+	size_t first = pmufile__first_mmap(f, pid), lo = first, hi = f->nr_mmaps;
 
-	/* first mapping of pid */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	first = lo;
 	/* first mapping of pid with start > addr */
-	hi = f->nr_mmaps;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
