@@ -1039,54 +1039,43 @@ START_TEST(test_impossible_sizes)
 	spit(bad, d, raw.size);
 	expect_strict_error(bad, "but the file ends");
 
-	/* a record of size 0 inside a SAMPLES frame (CRC valid) */
-	memcpy(d, raw.data, raw.size);
-	pf_put32(d + fr[s].off + 24 + 8 + 4, 0);
-	reseal(d, fr[s].off);
-	spit(bad, d, raw.size);
-	expect_strict_error(bad, "record 0 at offset");
+	/* one field of a frame's payload changed, the frame's CRCs made valid */
+	enum { F_SAMPLES, F_MMAP, F_TRAILER };
+	const size_t frame_of[] = {s, m, tr};
+	const struct {
+		const char *what;
+		int frame, bits;
+		uint32_t at;
+		uint64_t value;
+		const char *err;
+	} pokes[] = {
+		{"a record of size 0 inside a SAMPLES frame (CRC valid)", F_SAMPLES, 32, 24 + 8 + 4,
+		 0, "record 0 at offset"},
+		{"a record larger than its frame", F_SAMPLES, 32, 24 + 8 + 4, 1u << 30,
+		 "at most the"},
+		{"wrong record count in the SAMPLES sub-header", F_SAMPLES, 32, 24, fr[s].nrec + 1,
+		 "its header says"},
+		{"MMAP build-id length of 3 billion bytes", F_MMAP, 32, 24 + 40, 3000000000u,
+		 "'build_id' at offset"},
+		{"MMAP path length beyond the payload", F_MMAP, 32, 24 + 44 + 20, 4000,
+		 "'path' at offset"},
+		{"trailer claiming 100000 events", F_TRAILER, 32, 24 + 56, 100000,
+		 "TRAILER frame at offset"},
+		{"trailer totals that disagree with the file", F_TRAILER, 64, 24 + 16, 999999,
+		 "TRAILER says"},
+	};
+	for (size_t i = 0; i < sizeof(pokes) / sizeof(pokes[0]); i++) {
+		size_t off = fr[frame_of[pokes[i].frame]].off;
 
-	/* a record larger than its frame */
-	memcpy(d, raw.data, raw.size);
-	pf_put32(d + fr[s].off + 24 + 8 + 4, 1u << 30);
-	reseal(d, fr[s].off);
-	spit(bad, d, raw.size);
-	expect_strict_error(bad, "at most the");
-
-	/* wrong record count in the SAMPLES sub-header */
-	memcpy(d, raw.data, raw.size);
-	pf_put32(d + fr[s].off + 24, fr[s].nrec + 1);
-	reseal(d, fr[s].off);
-	spit(bad, d, raw.size);
-	expect_strict_error(bad, "its header says");
-
-	/* MMAP build-id length of 3 billion bytes */
-	memcpy(d, raw.data, raw.size);
-	pf_put32(d + fr[m].off + 24 + 40, 3000000000u);
-	reseal(d, fr[m].off);
-	spit(bad, d, raw.size);
-	expect_strict_error(bad, "'build_id' at offset");
-
-	/* MMAP path length beyond the payload */
-	memcpy(d, raw.data, raw.size);
-	pf_put32(d + fr[m].off + 24 + 44 + 20, 4000);
-	reseal(d, fr[m].off);
-	spit(bad, d, raw.size);
-	expect_strict_error(bad, "'path' at offset");
-
-	/* trailer claiming 100000 events */
-	memcpy(d, raw.data, raw.size);
-	pf_put32(d + fr[tr].off + 24 + 56, 100000);
-	reseal(d, fr[tr].off);
-	spit(bad, d, raw.size);
-	expect_strict_error(bad, "TRAILER frame at offset");
-
-	/* trailer totals that disagree with the file */
-	memcpy(d, raw.data, raw.size);
-	pf_put64(d + fr[tr].off + 24 + 16, 999999);
-	reseal(d, fr[tr].off);
-	spit(bad, d, raw.size);
-	expect_strict_error(bad, "TRAILER says");
+		memcpy(d, raw.data, raw.size);
+		if (pokes[i].bits == 32)
+			pf_put32(d + off + pokes[i].at, (uint32_t)pokes[i].value);
+		else
+			pf_put64(d + off + pokes[i].at, pokes[i].value);
+		reseal(d, off);
+		spit(bad, d, raw.size);
+		expect_strict_error(bad, pokes[i].err); /* pokes[i].what */
+	}
 
 	/* salvage survives every one of the above without reading out of bounds */
 	struct pmufile *f;
