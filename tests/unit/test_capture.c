@@ -15,6 +15,7 @@
 #include "platform_test.h"
 #include "pmu_model.h"
 #include "check_main.h"
+#include "ring_sample.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -668,18 +669,6 @@ static struct pp_regs uregs_at(u64 ip, u64 bp)
 	return r;
 }
 
-static const struct pmuprof_sample *next_sample(void)
-{
-	const struct pmuprof_record_header *h;
-
-	while ((h = ring__peek(&ring)) != NULL) {
-		if (h->type == PMUPROF_REC_SAMPLE)
-			return (const void *)h;
-		ring__consume(&ring, h);
-	}
-	return NULL;
-}
-
 /* Fake user stack: frames at STK + 0x100*i: {next_fp, ret}. */
 #define STK 0x7ffd00000000ull
 static u64 ustack_mem[512];
@@ -707,7 +696,7 @@ START_TEST(test_sample_layout_user)
 	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r,
 					 PMUPROF_SOURCE_NMI_IPI, 1, 1000000, 5555, &wake),
 			 CAPTURE_WRITTEN);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(s->hdr.size, sizeof(*s) + 4 * 8);
 	ck_assert_uint_eq(s->hdr.misc, PMUPROF_MISC_USER | PMUPROF_MISC_EXACT_IP);
@@ -758,7 +747,7 @@ START_TEST(test_sample_ustack_copy)
 	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &p, &ring, &r,
 					 PMUPROF_SOURCE_NMI_IPI, 1, 1000000, 5555, &wake),
 			 CAPTURE_WRITTEN);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(s->sample_flags, PMUPROF_SF_USTACK_COPY);
 	ck_assert_uint_eq(s->nr_ustack, 0); /* no FP walk without CF_USTACK */
@@ -801,7 +790,7 @@ START_TEST(test_sample_ustack_copy_unmapped)
 	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &p, &ring, &r,
 					 PMUPROF_SOURCE_NMI_IPI, 1, 1000000, 5555, &wake),
 			 CAPTURE_WRITTEN);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_uint_eq(s->sample_flags & PMUPROF_SF_USTACK_COPY, PMUPROF_SF_USTACK_COPY);
 	ck_assert_uint_eq(s->nr_ustack, 1); /* the FP walk gives the IP only */
 	us = (const void *)((const u64 *)(s + 1) + s->nr_ustack);
@@ -830,7 +819,7 @@ START_TEST(test_sample_kernel_mode)
 					 0, 100000, 1, &wake),
 			 CAPTURE_WRITTEN);
 	ck_assert_ptr_eq(plat_test_task_kstack_regs(), &k); /* regs passed through */
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_uint_eq(s->hdr.misc, PMUPROF_MISC_KERNEL); /* PMU: no EXACT_IP */
 	ck_assert_uint_eq(s->ip, k.ip);
 	ck_assert_uint_eq(s->nr_kstack, 3);
@@ -859,7 +848,7 @@ START_TEST(test_sample_kstack_truncated)
 	cp.flags = PMUPROF_CF_KSTACK;
 	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &k, PMUPROF_SOURCE_NMI_IPI, 0, 1, 1,
 			&wake);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_uint_eq(s->nr_kstack, 8);
 	ck_assert(s->sample_flags & PMUPROF_SF_KSTACK_TRUNC);
 	ck_assert_uint_eq(s->nr_ustack, 0);
@@ -880,7 +869,7 @@ START_TEST(test_unprivileged_hides_kernel)
 	k.ip = 0xffffffff81000050ull;
 	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &k, PMUPROF_SOURCE_NMI_IPI, 0, 1, 1,
 			&wake);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_uint_eq(s->ip, 0);
 	ck_assert_uint_eq(s->nr_kstack, 0);
 	ck_assert_int_eq(plat_test_task_kstack_calls(), 0);
@@ -890,7 +879,7 @@ START_TEST(test_unprivileged_hides_kernel)
 	u.ip = 0x400def;
 	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &u, PMUPROF_SOURCE_NMI_IPI, 0, 1, 2,
 			&wake);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_uint_eq(s->ip, 0x400def); /* user IPs are not hidden */
 }
 END_TEST
@@ -906,7 +895,7 @@ START_TEST(test_kthread_and_idle)
 	plat_test_task_set(0, 0, "swapper/1", true, true);
 	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &k, PMUPROF_SOURCE_NMI_IPI, 0, 1, 1,
 			&wake);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert_uint_eq(s->hdr.misc,
 			  PMUPROF_MISC_KERNEL | PMUPROF_MISC_IDLE | PMUPROF_MISC_EXACT_IP);
 	ck_assert_uint_eq(s->nr_ustack, 0);
@@ -1109,7 +1098,7 @@ START_TEST(test_sample_with_addr)
 	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r,
 					 PMUPROF_SOURCE_NMI_IPI, 0, 1, 1, &wake),
 			 CAPTURE_WRITTEN);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	ck_assert(s->sample_flags & PMUPROF_SF_ADDR);
 	ck_assert_uint_eq(s->nr_ustack, 2);
 	ck_assert_uint_eq(s->hdr.size, sizeof(*s) + sizeof(*a) + 2 * 8);
@@ -1127,7 +1116,7 @@ START_TEST(test_sample_with_addr)
 
 	/* a PMU sample's decoded address is marked as skid-affected */
 	capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r, PMUPROF_SOURCE_PMU, 0, 1, 2, &wake);
-	s = next_sample();
+	s = ring_next_sample(&ring);
 	a = (const void *)(s + 1);
 	ck_assert_uint_eq(a->precision, PMUPROF_ADDR_PREC_SKID);
 }
@@ -1486,7 +1475,7 @@ START_TEST(test_pmu_model_to_samples)
 	pmu__release(&plan.pmu);
 	pmu_model_detach();
 
-	while ((sm = next_sample()) != NULL) {
+	while ((sm = ring_next_sample(&ring)) != NULL) {
 		ck_assert_uint_eq(sm->source, PMUPROF_SOURCE_PMU);
 		ck_assert_uint_eq(sm->hdr.misc, PMUPROF_MISC_USER); /* no EXACT_IP */
 		ck_assert_uint_eq(sm->period, sm->event == 0 ? 10000 : 5000);

@@ -18,6 +18,7 @@
 #include "platform_test.h"
 #include "pmu_model.h"
 #include "check_main.h"
+#include "ring_sample.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
@@ -817,18 +818,6 @@ static u64 data_va(u32 k)
 	return (k & 1) ? DATA2M_VA + 0x1000 * (k % 64) + 8 * k : DATA4K_VA + 8 * (k % 256);
 }
 
-static const struct pmuprof_sample *next_sample(void)
-{
-	const struct pmuprof_record_header *h;
-
-	while ((h = ring__peek(&ring)) != NULL) {
-		if (h->type == PMUPROF_REC_SAMPLE)
-			return (const void *)h;
-		ring__consume(&ring, h);
-	}
-	return NULL;
-}
-
 /* Model + platform + capture for profile q, one or more events; returns
  * the plan's rc. Buffer: BUF_RECS records plus half a record. */
 static int e2e_setup(enum pebs_prof q, u32 nr, const u64 *config, const u32 *flags,
@@ -1005,7 +994,7 @@ START_TEST(test_e2e_formats)
 	ck_assert_uint_eq(M.global_status, 0);
 	ck_assert_uint_eq(plat_test_msr_faults(), 0);
 
-	while ((sm = next_sample()) != NULL) {
+	while ((sm = ring_next_sample(&ring)) != NULL) {
 		const struct pmuprof_sample_addr *ad = (const void *)(sm + 1);
 		u32 k = (n + 1) * PERIOD - 1; /* the instruction of the overflowing event */
 		struct pmu_model_insn in;
@@ -1067,7 +1056,7 @@ START_TEST(test_e2e_mixed)
 	pmu__cpu_stop(&PC);
 	ck_assert_uint_eq(e.pebs_emits, 6 + 2);
 	ck_assert_uint_eq(e.plain_emits, 3);
-	while ((sm = next_sample()) != NULL) {
+	while ((sm = ring_next_sample(&ring)) != NULL) {
 		ck_assert_uint_lt(sm->event, 3);
 		ck_assert_uint_eq(sm->period, periods[sm->event]);
 		ck_assert_uint_eq(sm->source,
@@ -1158,7 +1147,8 @@ START_TEST(test_e2e_bad_index)
 			      e.pebs_emits);
 		pmu__cpu_stop(&PC);
 		pmu__release(&PLAN);
-		for (const struct pmuprof_sample *sm = next_sample(); sm; sm = next_sample()) {
+		for (const struct pmuprof_sample *sm = ring_next_sample(&ring); sm;
+		     sm = ring_next_sample(&ring)) {
 			ck_assert_msg(sm->ip != CANARY_IP, "line %d: read outside the buffer",
 				      r->line);
 			ring__consume(&ring, &sm->hdr);
@@ -1298,7 +1288,7 @@ START_TEST(test_capture_modes)
 	ck_assert_int_eq(capture__sample_precise(&cc, 0, &cp, &ring, &k, PMUPROF_SOURCE_PEBS, 0,
 						 PERIOD, 1, &pr, &wake),
 			 CAPTURE_WRITTEN);
-	sm = next_sample();
+	sm = ring_next_sample(&ring);
 	ck_assert_ptr_nonnull(sm);
 	ck_assert_uint_eq(sm->ip, CODE_VA + 8);
 	ck_assert_uint_eq(sm->hdr.misc, PMUPROF_MISC_USER | PMUPROF_MISC_EXACT_IP);
@@ -1316,7 +1306,7 @@ START_TEST(test_capture_modes)
 	ck_assert_int_eq(capture__sample_precise(&cc, 0, &cp, &ring, &k, PMUPROF_SOURCE_PEBS, 0,
 						 PERIOD, 1, &pr, &wake),
 			 CAPTURE_WRITTEN);
-	sm = next_sample();
+	sm = ring_next_sample(&ring);
 	ck_assert_uint_eq(sm->hdr.misc, PMUPROF_MISC_KERNEL | PMUPROF_MISC_EXACT_IP);
 	ck_assert_uint_eq(sm->nr_kstack, 4);		    /* the fake: regs->ip + 3 frames */
 	ck_assert_ptr_eq(plat_test_task_kstack_regs(), &k); /* the interrupted regs */
@@ -1330,7 +1320,7 @@ START_TEST(test_capture_modes)
 	ck_assert_int_eq(capture__sample_precise(&cc, 0, &cp, &ring, &u, PMUPROF_SOURCE_PEBS, 0,
 						 PERIOD, 1, &pr, &wake),
 			 CAPTURE_WRITTEN);
-	sm = next_sample();
+	sm = ring_next_sample(&ring);
 	ck_assert_uint_eq(sm->nr_kstack, 1);
 	ring__consume(&ring, &sm->hdr);
 
@@ -1339,7 +1329,7 @@ START_TEST(test_capture_modes)
 	ck_assert_int_eq(capture__sample_precise(&cc, 0, &cp, &ring, &k, PMUPROF_SOURCE_PEBS, 0,
 						 PERIOD, 1, &pr, &wake),
 			 CAPTURE_WRITTEN);
-	sm = next_sample();
+	sm = ring_next_sample(&ring);
 	ck_assert_uint_eq(sm->ip, 0);
 	ad = (const void *)(sm + 1);
 	ck_assert_uint_eq(ad->addr_status, PMUPROF_ADDR_HIDDEN);
@@ -1354,7 +1344,7 @@ START_TEST(test_capture_modes)
 	pr.data_addr = 0;
 	capture__sample_precise(&cc, 0, &cp, &ring, &u, PMUPROF_SOURCE_PEBS, 0, PERIOD, 1, &pr,
 				&wake);
-	sm = next_sample();
+	sm = ring_next_sample(&ring);
 	ck_assert_uint_eq(sm->hdr.misc, PMUPROF_MISC_USER);
 	ad = (const void *)(sm + 1);
 	ck_assert_uint_eq(ad->addr_status, PMUPROF_ADDR_NO_MEM_OPERAND);
