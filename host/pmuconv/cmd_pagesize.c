@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* `pmuconv pagesize`: load with the page-size consumer, print the summary
- * (or two recordings side by side with --compare); optional bar chart
- * through the renderer. */
+ * (or two recordings side by side with --compare) and the NUMA placement
+ * of the data accesses (nodetab.h); optional bar chart through the renderer. */
 #include "cli.h"
+#include "nodetab.h"
 #include "pagesize.h"
 #include "pagesize_compare.h"
 #include "render.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct pc_cmd_help help = {
@@ -71,6 +74,57 @@ done:
 	return ps;
 }
 
+/* The page-size answer, then the NUMA placement (nodetab.h) when the
+ * recording carries a node map: after the text, or as the "numa" key of the
+ * JSON object (spliced in before its closing brace). 0, or 1 after a message. */
+static int print_with_numa(FILE *out, struct pc_cli *c, struct pagesize_summary *ps)
+{
+	struct pc_nodetab nt;
+	char err[1024] = "";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	/* standard input was consumed by the first pass; plain text inputs
+	 * have no nodes */
+	if (!strcmp(c->pos[0], "-") || !ps->has_data_addr) {
+		pagesize_print(out, ps, c->json);
+		return 0;
+	}
+	r = pc_nodetab__load(&nt, c->pos[0], &c->load, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "pmuconv pagesize: %s\n", err[0] ? err : strerror(-r));
+		pc_nodetab__free(&nt);
+		return 1;
+	}
+	if (!nt.has_map) {
+		pagesize_print(out, ps, c->json);
+	} else if (!c->json) {
+		pagesize_print(out, ps, 0);
+		pc_nodetab__print(out, &nt);
+	} else if ((mem = open_memstream(&buf, &len))) {
+		char *end;
+
+		pagesize_print(mem, ps, 1);
+		fclose(mem);
+		end = buf ? strrchr(buf, '}') : NULL;
+		if (end) {
+			while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
+				end--;
+			fwrite(buf, 1, (size_t)(end - buf), out);
+			fprintf(out, ",\n \"numa\": ");
+			pc_nodetab__json(out, &nt);
+			fprintf(out, "\n}\n");
+		} else if (buf) {
+			fputs(buf, out);
+		}
+		free(buf);
+	}
+	pc_nodetab__free(&nt);
+	return 0;
+}
+
 int cmd_pagesize(int argc, char **argv)
 {
 	struct pc_cli c;
@@ -114,8 +168,11 @@ int cmd_pagesize(int argc, char **argv)
 	}
 	if (compare)
 		pagesize_compare_print(out, ps, after, c.json);
-	else
-		pagesize_print(out, ps, c.json);
+	else if (print_with_numa(out, &c, ps)) {
+		pc_cli_close_out(out, c.out);
+		r = 1;
+		goto done;
+	}
 	r = pc_cli_close_out(out, c.out);
 	if (!r && c.svg && ps->has_data_addr) {
 		FILE *f = pc_cli_open_out(c.svg);

@@ -36,6 +36,7 @@ struct walker {
 	uint64_t *ubuf;
 	struct srcinline *inl; /* NULL: no inline frames */
 	uint64_t bad;
+	struct pc_nodemap nodes;
 };
 
 /* A [vdso] frame's symbol from the recorded image (unwind.h), if any. */
@@ -107,6 +108,8 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			   .kernel_mode = s->hdr.misc & PMUPROF_MISC_KERNEL,
 			   .data_page = PS_NONE,
 			   .code_page = PS_UNKNOWN,
+			   .data_node = -1,
+			   .cpu_node = pc_nodemap__cpu_node(&w->nodes, s->cpu),
 			   .frames = w->fr};
 	memcpy(r.comm, s->comm, sizeof(s->comm));
 	r.comm[16] = 0;
@@ -114,8 +117,13 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 		r.has_addr = true;
 		r.code_page = ps_page_of_record(v.addr->code_page);
 		if (v.addr->addr_status == PMUPROF_ADDR_OK && v.addr->data_addr) {
+			enum pc_node_why why;
+
 			r.data_addr = v.addr->data_addr;
 			r.data_page = ps_page_of_record(v.addr->data_page);
+			r.data_phys = v.addr->data_phys;
+			r.data_node = pc_nodemap__data_node(&w->nodes, true, r.data_phys, &why);
+			r.node_why = (uint8_t)why;
 		}
 	}
 	uint32_t nk = s->nr_kstack, nu = s->nr_ustack;
@@ -230,6 +238,9 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 	info.has_stacks = f->hdr.config_flags & (PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK);
 	info.has_addr = f->hdr.config_flags & PMUPROF_CF_DATA_ADDR;
 	info.has_code_page = f->hdr.config_flags & PMUPROF_CF_CODE_PAGE;
+	info.has_phys = f->hdr.config_flags & PMUPROF_CF_PHYS_ADDR;
+	pc_nodemap__init(&w->nodes, f->has_numa ? &f->numa : NULL);
+	info.nodes = &w->nodes;
 	w->sym = sym__new(&o->sym);
 	if (!w->sym) {
 		r = -ENOMEM;

@@ -2,7 +2,8 @@
 /*
  * One resolved pmuprof sample at a time, in file order: what `pmuconv
  * script` prints and what the perf-style `report --sort` table groups by
- * (process, thread, CPU, time, every frame's symbol and DSO, page sizes).
+ * (process, thread, CPU, time, every frame's symbol and DSO, page sizes,
+ * NUMA nodes).
  * The profile pipeline (input_pmufile.c) merges identical stacks before
  * symbolizing for speed and so drops these per-sample fields; this walk
  * keeps them, at the cost of resolving every frame of every sample kept.
@@ -13,6 +14,7 @@
 #define PMUCONV_SAMPLEWALK_H
 
 #include "input.h"
+#include "nodemap.h"
 #include "where.h"
 
 struct pc_rec_frame {
@@ -29,7 +31,13 @@ struct pc_rec {
 	bool kernel_mode;
 	bool has_addr; /* carried a data-address part */
 	uint64_t data_addr;
-	uint8_t data_page, code_page;	   /* enum ps_page; data_page PS_NONE: no access */
+	uint8_t data_page, code_page; /* enum ps_page; data_page PS_NONE: no access */
+	/* the data access's physical address (0: not recorded) and NUMA nodes
+	 * (nodemap.h): of the page it hit and of the sampling CPU, -1 unknown
+	 * (node_why says why for the data node) */
+	uint64_t data_phys;
+	int32_t data_node, cpu_node;
+	uint8_t node_why;		   /* enum pc_node_why */
 	const struct pc_rec_frame *frames; /* innermost first */
 	uint32_t nr;
 };
@@ -40,6 +48,8 @@ struct pc_walk_info {
 	char events[PC_WALK_MAX_EVENTS][128]; /* names, by event index */
 	bool has_stacks;		      /* recorded with call stacks (-g) */
 	bool has_addr, has_code_page;	      /* recorded with data addresses / code pages */
+	bool has_phys;			      /* with physical addresses (privileged) */
+	struct pc_nodemap *nodes;	      /* the recorded node map (counts lookups) */
 };
 
 struct pc_walk_ops {

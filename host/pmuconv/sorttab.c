@@ -14,6 +14,8 @@ enum pc_sort_key {
 	SK_SYM,
 	SK_DPAGE,
 	SK_CPAGE,
+	SK_DNODE,
+	SK_LOCALITY,
 	SK__NR,
 };
 
@@ -28,6 +30,8 @@ static const struct {
 	[SK_SYM] = {"sym", "symbol", "Symbol", false},
 	[SK_DPAGE] = {"data_page_size", NULL, "Data Page Size", false},
 	[SK_CPAGE] = {"code_page_size", NULL, "Code Page Size", false},
+	[SK_DNODE] = {"data_node", NULL, "Data Node", false},
+	[SK_LOCALITY] = {"locality", NULL, "Locality", false},
 };
 
 int pc_sort_spec__parse(struct pc_sort_spec *s, const char *text, char *err, size_t errlen)
@@ -150,6 +154,24 @@ static int sample(void *ctx, const struct pc_rec *r)
 			n = snprintf(b + len, cap - len, "%s",
 				     r->has_addr ? page_name(r->code_page) : "N/A");
 			break;
+		case SK_DNODE: /* N/A: no data access; unknown: no node (nodemap.h) */
+			if (r->data_page == PS_NONE)
+				n = snprintf(b + len, cap - len, "N/A");
+			else if (r->data_node < 0)
+				n = snprintf(b + len, cap - len, "unknown");
+			else
+				n = snprintf(b + len, cap - len, "node %d", (int)r->data_node);
+			break;
+		case SK_LOCALITY: {
+			static const char *const loc[PC_LOC__NR] = {"local", "remote", "unknown"};
+
+			n = snprintf(
+				b + len, cap - len, "%s",
+				r->data_page == PS_NONE
+					? "N/A"
+					: loc[pc_nodemap__locality(r->data_node, r->cpu_node)]);
+			break;
+		}
 		}
 		if (n < 0 || (size_t)n + 1 >= cap - len)
 			return -E2BIG;

@@ -197,6 +197,7 @@ const char *pmufile__frame_name(unsigned int type)
 		[PMUFILE_FRAME_STATS] = "STATS",
 		[PMUFILE_FRAME_TRAILER] = "TRAILER",
 		[PMUFILE_FRAME_VDSO] = "VDSO",
+		[PMUFILE_FRAME_NUMA] = "NUMA",
 	};
 
 	if (type < PMUFILE_FRAME__MAX && names[type])

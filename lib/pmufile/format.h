@@ -52,6 +52,7 @@ enum pmufile_frame_type {
 	PMUFILE_FRAME_STATS = 8,
 	PMUFILE_FRAME_TRAILER = 9,
 	PMUFILE_FRAME_VDSO = 10,
+	PMUFILE_FRAME_NUMA = 11, /* since 2026-11-26: the node map (numa.c) */
 	PMUFILE_FRAME__MAX,
 };
 
@@ -128,5 +129,15 @@ static inline void pf_put64(uint8_t *p, uint64_t v)
 }
 
 const char *pmufile__frame_name(unsigned int type);
+
+/* NUMA frame payload (numa.c): its encoded size, the encoding into p (size
+ * bytes; the layout must have passed pmufile__numa_check), and the decoding
+ * of a payload into out (allocated; NULL return) or what is wrong with it
+ * (out is then left empty). */
+struct pmufile_numa;
+size_t pmufile__numa_size(const struct pmufile_numa *n);
+void pmufile__numa_encode(const struct pmufile_numa *n, uint8_t *p);
+const char *pmufile__numa_decode(const uint8_t *p, size_t len, struct pmufile_numa *out, char *why,
+				 size_t whylen);
 
 #endif /* PMUFILE_FORMAT_H */

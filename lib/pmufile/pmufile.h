@@ -74,6 +74,28 @@ struct pmufile_mmap {
 	uint32_t build_id_size;
 };
 
+/* The recording machine's NUMA layout (NUMA frame, docs/FORMAT.md): which
+ * node each CPU belongs to and which node owns each physical address range,
+ * so a sample's physical data address is resolved to a node offline. */
+#define PMUFILE_MAX_NUMA_NODES	1024 /* MAX_NUMNODES of x86-64 Linux */
+#define PMUFILE_MAX_NUMA_RANGES 16384
+struct pmufile_numa_range {
+	uint64_t start, end; /* [start, end) physical */
+	int32_t node;
+	uint32_t __pad;
+};
+
+struct pmufile_numa {
+	uint32_t nr_nodes;   /* online nodes, ids ascending in nodes[] */
+	uint32_t nr_cpus;    /* entries of cpu_node[] */
+	uint32_t nr_ranges;  /* sorted by start, not overlapping */
+	uint32_t flags;	     /* 0 (reserved) */
+	uint64_t block_size; /* memory block size the ranges were built from, 0 unknown */
+	int32_t *nodes;
+	int32_t *cpu_node; /* node of CPU i, -1 unknown (offline, or no node dir) */
+	struct pmufile_numa_range *ranges;
+};
+
 /* Per-event totals in the trailer; the trailer makes truncation detectable. */
 struct pmufile_trailer {
 	uint64_t end_realtime_ns;
@@ -135,6 +157,8 @@ int pmufile_writer__vdso(struct pmufile_writer *w, const void *image, size_t len
  * SAMPLES frames; the writer counts samples/LOST for the trailer itself. */
 int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t len);
 int pmufile_writer__stats(struct pmufile_writer *w, const struct pmuprof_stats *st);
+/* The NUMA layout (checked with pmufile__numa_check: -EINVAL if bad). */
+int pmufile_writer__numa(struct pmufile_writer *w, const struct pmufile_numa *n);
 /* Flush, write the trailer (totals computed by the writer; end times from
  * the caller), fsync, close. 0 only if every byte reached the file. Frees w
  * in every case. */
@@ -192,6 +216,8 @@ struct pmufile {
 	uint32_t kernel_build_id_size;
 	bool has_stats;
 	struct pmuprof_stats stats;
+	bool has_numa; /* a NUMA frame was read (the last one wins) */
+	struct pmufile_numa numa;
 	bool has_trailer; /* false: truncated (salvage mode only) */
 	struct pmufile_trailer trailer;
 	/* damage report (salvage mode): first bad offset, frames skipped */
@@ -297,6 +323,21 @@ const struct pmufile_process *pmufile__find_process(const struct pmufile *f, int
 const struct pmufile_event *pmufile__event(const struct pmufile *f, uint32_t index);
 /* "PATH: no event named 'NAME' (events: A B ...)" into err, for a filter
  * naming an event the recording does not have (every reader says it alike). */
+/* NUMA layout helpers (lib/pmufile/numa.c). check: NULL if n is a valid
+ * layout (limits above, ranges sorted and disjoint with start < end, every
+ * node named in nodes[], nodes ascending, cpu_node[] -1 or a node), else
+ * what is wrong. node_of: the node owning physical address phys, -1 when no
+ * range covers it (binary search). cpu_node: -1 for CPUs beyond the map.
+ * node_bytes: the memory of one node (sum of its ranges). free: the arrays
+ * (accepts a zeroed struct). */
+const char *pmufile__numa_check(const struct pmufile_numa *n);
+int pmufile__numa_node_of(const struct pmufile_numa *n, uint64_t phys);
+int pmufile__numa_cpu_node(const struct pmufile_numa *n, uint32_t cpu);
+uint64_t pmufile__numa_node_bytes(const struct pmufile_numa *n, int32_t node);
+/* The CPUs of node as a list, "0-3,8" ("none" if it has none), into buf. */
+void pmufile__numa_cpulist(const struct pmufile_numa *n, int32_t node, char *buf, size_t len);
+void pmufile__numa_free(struct pmufile_numa *n);
+
 void pmufile__no_event_error(const struct pmufile *f, const char *path, const char *name, char *err,
 			     size_t errlen);
 

@@ -493,6 +493,18 @@ static bool check_contents(struct pmufile *f, struct reader *r, uint64_t off, co
 	case PMUFILE_FRAME_TRAILER:
 		parse_trailer(&c, &tmp.t, &r->trailer_flags);
 		break;
+	case PMUFILE_FRAME_NUMA: {
+		struct pmufile_numa n;
+		char nwhy[256];
+
+		if (pmufile__numa_decode(c.p, c.len, &n, nwhy, sizeof(nwhy))) {
+			pmufile__set_err(why, whylen, "NUMA frame at offset %" PRIu64 ": %s", off,
+					 nwhy);
+			return false;
+		}
+		pmufile__numa_free(&n);
+		break;
+	}
 	default:
 		break; /* a newer frame type: skipped */
 	}
@@ -821,6 +833,10 @@ static int fill(struct pmufile *f, struct reader *r, char *err, size_t errlen)
 			f->vdso_len = n;
 			break;
 		}
+		case PMUFILE_FRAME_NUMA: /* checked in pass 1; the last one wins */
+			pmufile__numa_free(&f->numa);
+			f->has_numa = !pmufile__numa_decode(c.p, c.len, &f->numa, why, sizeof(why));
+			break;
 		default:
 			break;
 		}
@@ -1080,6 +1096,7 @@ void pmufile__close(struct pmufile *f)
 	}
 	free(f->processes);
 	free(f->mmaps);
+	pmufile__numa_free(&f->numa);
 	free(f);
 }
 

@@ -368,6 +368,24 @@ int pmufile_writer__vdso(struct pmufile_writer *w, const void *image, size_t len
 	return 0;
 }
 
+int pmufile_writer__numa(struct pmufile_writer *w, const struct pmufile_numa *n)
+{
+	struct pcur c;
+	size_t size;
+	int ret;
+
+	if (!n || pmufile__numa_check(n))
+		return -EINVAL;
+	size = pmufile__numa_size(n);
+	ret = begin_frame(w, size, &c);
+	if (ret)
+		return ret;
+	pmufile__numa_encode(n, c.p);
+	c.off = size;
+	end_frame(w, PMUFILE_FRAME_NUMA, &c);
+	return 0;
+}
+
 int pmufile_writer__stats(struct pmufile_writer *w, const struct pmuprof_stats *st)
 {
 	struct pmuprof_stats copy;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pmuctl info: GET_INFO in words (or --json). */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "numa.h"
 #include "pmuctl.h"
 #include "util.h"
 
@@ -36,6 +38,40 @@ static const char *const source_desc[PMUPROF_SOURCE__MAX] = {
 };
 
 static const char *const vendor_names[] = {"unknown", "Intel", "AMD", "other"};
+
+/* The NUMA layout pmuctl record writes into its files: {"nodes": [{"node",
+ * "cpus", "memory_bytes", "ranges"}...]}, or null on a kernel without NUMA. */
+static json_t *numa_json(void)
+{
+	struct pmufile_numa n;
+	json_t *o, *arr;
+	char err[512];
+
+	if (numa__read(NULL, &n, err, sizeof(err)))
+		return json_null();
+	o = json_object();
+	arr = json_array();
+	for (uint32_t i = 0; i < n.nr_nodes; i++) {
+		json_t *e = json_object();
+		unsigned int ranges = 0;
+		char cpus[512];
+
+		for (uint32_t r = 0; r < n.nr_ranges; r++)
+			ranges += n.ranges[r].node == n.nodes[i];
+		pmufile__numa_cpulist(&n, n.nodes[i], cpus, sizeof(cpus));
+		json_object_set_new(e, "node", json_integer(n.nodes[i]));
+		json_object_set_new(e, "cpus", json_string(cpus));
+		json_object_set_new(
+			e, "memory_bytes",
+			json_integer((json_int_t)pmufile__numa_node_bytes(&n, n.nodes[i])));
+		json_object_set_new(e, "ranges", json_integer(ranges));
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "nodes", arr);
+	json_object_set_new(o, "block_size", json_integer((json_int_t)n.block_size));
+	pmufile__numa_free(&n);
+	return o;
+}
 
 /* The GET_INFO fields in this order, on one line (scripts grep it). */
 static int print_json(const struct pmuprof_info *in)
@@ -82,6 +118,7 @@ static int print_json(const struct pmuprof_info *in)
 	PUT("min_clock_period_ns", json_integer(in->min_clock_period_ns));
 	PUT("max_freq_hz", json_integer(in->max_freq_hz));
 	PUT("paging_levels", json_integer(in->paging_levels));
+	PUT("numa", numa_json());
 #undef PUT
 	ret = json_dumpf(o, stdout, 0);
 	json_decref(o);
@@ -90,6 +127,29 @@ static int print_json(const struct pmuprof_info *in)
 		return EXIT_FAIL;
 	}
 	return 0;
+}
+
+/* The node layout pmuctl record writes into its files (NUMA frame). */
+static void print_numa(void)
+{
+	struct pmufile_numa n;
+	char err[512];
+	int ret = numa__read(NULL, &n, err, sizeof(err));
+
+	if (ret == -ENOENT) {
+		printf("numa:     none (no NUMA in this kernel); data nodes will be unknown\n");
+		return;
+	}
+	if (ret < 0) {
+		printf("numa:     cannot read the layout: %s\n", err);
+		return;
+	}
+	printf("numa:     %u node%s, recorded with every file (data node from the physical "
+	       "address%s)\n",
+	       n.nr_nodes, n.nr_nodes == 1 ? "" : "s",
+	       n.nr_nodes == 1 ? "" : "; needs a privileged opener");
+	numa__print(stdout, &n, "          ");
+	pmufile__numa_free(&n);
 }
 
 static void print_text(const struct pmuprof_info *in)
@@ -140,13 +200,15 @@ static void print_text(const struct pmuprof_info *in)
 	       in->flags & PMUPROF_INFO_PRIVILEGED
 		       ? "; this opener may see kernel and physical addresses"
 		       : "; kernel and physical addresses are hidden from this opener");
+	print_numa();
 }
 
 static void help(FILE *out)
 {
 	fprintf(out, "usage: pmuctl info [--json]\n\n"
 		     "Show what the pmuprof module found: CPU, PMU version, counters and widths,\n"
-		     "available architectural events, usable sample sources and limits.\n\n"
+		     "available architectural events, usable sample sources and limits, and the\n"
+		     "NUMA layout (nodes, their CPUs and memory) that recordings carry.\n\n"
 		     "  -j, --json   machine-readable output\n"
 		     "  -h, --help   this text\n");
 }

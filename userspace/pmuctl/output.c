@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "numa.h"
 #include "output.h"
 #include "procmaps.h"
 #include "util.h"
@@ -119,8 +120,28 @@ int output__write_meta(struct pmufile_writer *w, const struct session *s)
 		if (ret < 0)
 			return ret;
 	}
+	ret = output__write_numa(w, NULL);
+	if (ret < 0)
+		return ret;
 	ret = kbuildid__write(w, NULL);
 	return ret < 0 ? ret : vdso__write(w);
+}
+
+int output__write_numa(struct pmufile_writer *w, const char *sysfs_root)
+{
+	struct pmufile_numa n;
+	char err[512];
+	int ret = numa__read(sysfs_root, &n, err, sizeof(err));
+
+	if (ret == -ENOENT)
+		return 0; /* no NUMA in this kernel: nodes stay unknown */
+	if (ret < 0) {
+		pmuctl_warn("NUMA layout not recorded (data nodes will be unknown): %s", err);
+		return 0;
+	}
+	ret = pmufile_writer__numa(w, &n);
+	pmufile__numa_free(&n);
+	return ret;
 }
 
 int output__close(struct pmufile_writer *w, const char *path, const struct pmuprof_stats *st,

@@ -5,7 +5,8 @@
  * comes from the spec (numbers, not symbols), so the file is byte-for-byte
  * reproducible and the expected outputs can be checked by hand.
  *
- *   header KEY=VALUE...   host= kernel= cpus= flags=kstack,ustack,data_addr,code_page
+ *   header KEY=VALUE...   host= kernel= cpus= flags=kstack,ustack,data_addr,code_page,
+ *                         phys_addr
  *                         start=NS (session clock at start)
  *                         vendor=intel|amd family=N model=N (the CPU's identity)
  *   event NAME SOURCE PERIOD UNIT [freq] [config=HEX] [resolved=LIBPFM-NAME]
@@ -13,10 +14,15 @@
  *   process PID PPID COMM EXE [BUILDID-HEX]
  *   kallsyms FILE
  *   sample EV PID TID CPU TIME PERIOD user|kernel COMM [k=A,B,...] [u=A,B,...]
- *          [addr=DATA:DPAGE:CPAGE:STATUS] [ip=A] [repeat=N] [astep=S]
+ *          [addr=DATA:DPAGE:CPAGE:STATUS] [phys=PA] [ip=A] [repeat=N] [astep=S]
  *          [src=pmu|nmi-ipi|timer]
  *          (stacks innermost first; pages 0 unknown 1 4K 2 2M 3 1G; astep: each
- *          repeat's data address is S bytes past the previous one's)
+ *          repeat's data address, and physical address, is S bytes past the
+ *          previous one's)
+ *   numa NODE [cpus=A,B,...] [ranges=START-END,...] [block=BYTES]
+ *                         one node of the NUMA frame (physical [START, END) in
+ *                         hex); every numa line writes the frame again with
+ *                         all nodes so far (the reader keeps the last)
  *   mmap PID START END PGOFF PATH [BUILDID-HEX] [time=NS]   (PATH - : anonymous;
  *                         r-x; anonymous, [stack], [heap]: rw-)
  *   lost CPU TIME N
@@ -121,6 +127,8 @@ int main(int argc, char **argv)
 						hdr.config_flags |= PMUPROF_CF_DATA_ADDR;
 					if (strstr(v, "code_page"))
 						hdr.config_flags |= PMUPROF_CF_CODE_PAGE;
+					if (strstr(v, "phys_addr"))
+						hdr.config_flags |= PMUPROF_CF_PHYS_ADDR;
 				} else
 					die(ln, "unknown header key");
 			}
@@ -134,7 +142,60 @@ int main(int argc, char **argv)
 		}
 		if (!w)
 			die(ln, "header must come first");
-		if (!strcmp(cmd, "event")) {
+		if (!strcmp(cmd, "numa")) {
+			static int32_t nodes[64], cpu_node[64];
+			static struct pmufile_numa_range ranges[256];
+			static struct pmufile_numa nm = {
+				.nodes = nodes, .cpu_node = cpu_node, .ranges = ranges};
+			int32_t node = atoi(strtok_r(NULL, " \t", &save));
+			const char *bad;
+
+			if (nm.nr_nodes == 64)
+				die(ln, "numa: at most 64 nodes");
+			nodes[nm.nr_nodes++] = node;
+			for (char *kv; (kv = strtok_r(NULL, " \t", &save));) {
+				if (!strncmp(kv, "cpus=", 5)) {
+					for (char *t = strtok(kv + 5, ","); t;
+					     t = strtok(NULL, ",")) {
+						unsigned c = (unsigned)atoi(t);
+						if (c >= 64)
+							die(ln, "numa: CPU beyond 63");
+						for (unsigned x = nm.nr_cpus; x <= c; x++)
+							cpu_node[x] = -1;
+						if (c + 1 > nm.nr_cpus)
+							nm.nr_cpus = c + 1;
+						cpu_node[c] = node;
+					}
+				} else if (!strncmp(kv, "ranges=", 7)) {
+					for (char *t = strtok(kv + 7, ","); t;
+					     t = strtok(NULL, ",")) {
+						unsigned long long a, b;
+						if (sscanf(t, "%llx-%llx", &a, &b) != 2 ||
+						    nm.nr_ranges == 256)
+							die(ln, "numa: ranges=START-END,... (hex)");
+						ranges[nm.nr_ranges++] =
+							(struct pmufile_numa_range){
+								.start = a, .end = b, .node = node};
+					}
+				} else if (!strncmp(kv, "block=", 6)) {
+					nm.block_size = strtoull(kv + 6, NULL, 0);
+				} else {
+					die(ln, "numa: unknown KEY=VALUE");
+				}
+			}
+			/* ranges in address order, as the writer wants them */
+			for (uint32_t i = 1; i < nm.nr_ranges; i++)
+				for (uint32_t j = i; j && ranges[j].start < ranges[j - 1].start;
+				     j--) {
+					struct pmufile_numa_range x = ranges[j];
+					ranges[j] = ranges[j - 1];
+					ranges[j - 1] = x;
+				}
+			if ((bad = pmufile__numa_check(&nm)))
+				die(ln, bad);
+			if (pmufile_writer__numa(w, &nm))
+				die(ln, "writer rejected numa");
+		} else if (!strcmp(cmd, "event")) {
 			static uint32_t idx;
 			struct pmufile_event ev = {0};
 			char *name = strtok_r(NULL, " \t", &save),
@@ -232,6 +293,8 @@ int main(int argc, char **argv)
 					repeat = strtoull(t + 7, NULL, 0);
 				else if (!strncmp(t, "astep=", 6))
 					astep = strtoull(t + 6, NULL, 0);
+				else if (!strncmp(t, "phys=", 5))
+					ad.data_phys = strtoull(t + 5, NULL, 16);
 				else if (!strcmp(t, "src=pmu"))
 					s->source = PMUPROF_SOURCE_PMU;
 				else if (!strcmp(t, "src=nmi-ipi"))
@@ -273,8 +336,13 @@ int main(int argc, char **argv)
 			for (uint64_t i = 0; i < repeat; i++) {
 				if (pmufile_writer__records(w, rec, s->hdr.size))
 					die(ln, "writer rejected sample");
-				if (has_addr)
-					((struct pmuprof_sample_addr *)(s + 1))->data_addr += astep;
+				if (has_addr) {
+					struct pmuprof_sample_addr *a = (void *)(s + 1);
+
+					a->data_addr += astep;
+					if (a->data_phys)
+						a->data_phys += astep;
+				}
 			}
 		} else if (!strcmp(cmd, "lost")) {
 			struct pmuprof_lost l = {0};
