@@ -16,6 +16,7 @@
 struct ntctx {
 	struct pc_nodetab *t;
 	bool weight_period;
+	int mode; /* enum pc_mode_filter: --user-only/--kernel-only keep that mode's samples */
 	uint32_t index[PC_WALK_MAX_EVENTS]; /* walk event index -> t->ev, or UINT32_MAX */
 };
 
@@ -76,7 +77,8 @@ static int nt_sample(void *ctx, const struct pc_rec *r)
 	enum pc_locality loc;
 
 	if (!t->has_map || r->event >= PC_WALK_MAX_EVENTS || c->index[r->event] == UINT32_MAX ||
-	    r->data_page == PS_NONE)
+	    r->data_page == PS_NONE || (c->mode == PC_MODE_USER_ONLY && r->kernel_mode) ||
+	    (c->mode == PC_MODE_KERNEL_ONLY && !r->kernel_mode))
 		return 0;
 	ev = &t->ev[c->index[r->event]];
 	if (page < 0 || page >= PS__NR)
@@ -102,13 +104,16 @@ static int nt_sample(void *ctx, const struct pc_rec *r)
 int pc_nodetab__load(struct pc_nodetab *t, const char *path, const struct pc_load_opts *o,
 		     char *err, size_t errlen)
 {
-	struct ntctx c = {.t = t, .weight_period = o->filter.weight == PC_WEIGHT_PERIOD};
+	struct ntctx c = {.t = t,
+			  .weight_period = o->filter.weight == PC_WEIGHT_PERIOD,
+			  .mode = o->filter.mode};
 	const struct pc_walk_ops ops = {.begin = nt_begin, .sample = nt_sample, .quiet = true};
 
 	char magic[8] = {0};
 	FILE *f;
 
 	memset(t, 0, sizeof(*t));
+	t->mode = o->filter.mode;
 	/* other formats (perf script text) carry no node map */
 	f = fopen(path, "rb");
 	if (!f || fread(magic, 1, sizeof(magic), f) != sizeof(magic) ||
@@ -194,8 +199,11 @@ int pc_nodetab__print(FILE *out, const struct pc_nodetab *t)
 {
 	if (!t->has_map)
 		return 0;
-	fprintf(out, "\n== NUMA placement of data accesses: %u node%s ==\n", t->nr_nodes,
-		t->nr_nodes == 1 ? "" : "s");
+	fprintf(out, "\n== NUMA placement of data accesses (%s): %u node%s ==\n",
+		t->mode == PC_MODE_USER_ONLY	 ? "user-mode samples"
+		: t->mode == PC_MODE_KERNEL_ONLY ? "kernel-mode samples"
+						 : "user and kernel samples",
+		t->nr_nodes, t->nr_nodes == 1 ? "" : "s");
 	for (uint32_t i = 0; i < t->nr_nodes; i++)
 		fprintf(out, "node %d: CPUs %s, %.2f GiB\n", (int)t->nodes[i],
 			t->node_cpus[i] ? t->node_cpus[i] : "?",

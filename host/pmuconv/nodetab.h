@@ -33,6 +33,7 @@ struct pc_nodetab_event {
 struct pc_nodetab {
 	bool has_map;  /* the recording carries a node map */
 	bool has_phys; /* recorded with physical addresses */
+	int mode;      /* enum pc_mode_filter the samples were kept by */
 	uint32_t nr_nodes;
 	int32_t *nodes;	      /* ids, ascending */
 	uint64_t *node_bytes; /* memory per node */

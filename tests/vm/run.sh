@@ -400,6 +400,7 @@ run_one() {
 	done
 	cpu=$(hdr "$file" cpu)
 	extra_cmdline=$(hdr "$file" cmdline)
+	extra_qemu=$(hdr "$file" qemu)
 	pmu_cmdline=""
 	# Accelerator requirements first: a KVM-only scenario is a SKIP under TCG
 	# whatever else it needs.
@@ -496,7 +497,7 @@ run_one() {
 	[ -n "$pmu_cmdline" ] && cmdline="$cmdline $pmu_cmdline"
 	[ -n "$extra_cmdline" ] && cmdline="$cmdline $extra_cmdline"
 	cmdline="$cmdline pmtest=$name pmtest_accel=$ACCEL pmtest_gtimeout=$gt"
-	echo "$QEMU $QEMU_FW $ACCEL_ARGS -cpu $cpu -smp $smp -m $mem -nodefaults -display none" \
+	echo "$QEMU $QEMU_FW $ACCEL_ARGS -cpu $cpu -smp $smp -m $mem $extra_qemu -nodefaults -display none" \
 		"-no-reboot -serial stdio -drive file=results.img,format=raw,if=virtio" \
 		"-kernel $BOOT_IMAGE -initrd $INITRD -append '$cmdline'" >"$rdir/qemu-cmdline"
 	echo "INFO: vm/$name qemu: $(cat "$rdir/qemu-cmdline")"
@@ -507,7 +508,7 @@ run_one() {
 	# -name debug-threads=on: the threads carry names ("CPU 1/TCG"), which
 	# bench/tools/qemu_threads.sh and host tools (top -H) show.
 	timeout -k 5 "$tmo" "$QEMU" $QEMU_FW $ACCEL_ARGS -cpu "$cpu" -smp "$smp" -m "$mem" \
-		-nodefaults -display none \
+		$extra_qemu -nodefaults -display none \
 		-name "pmuprof-$name,debug-threads=on" -no-reboot $serial \
 		-drive "file=$rdir/results.img,format=raw,if=virtio,cache=unsafe" \
 		-kernel "$BOOT_IMAGE" -initrd "$INITRD" \
