@@ -1,0 +1,77 @@
+#!/bin/sh
+# Host half of numa_place: `pmuconv pagesize` (as a user runs it) on the
+# recording of numaplace; the page size x node matrix of the workload's
+# user-mode samples and its local/remote split per page size, every cell
+# within TOL points of the design (40 % 4K node 0, 30 % 2M node 1, 20 % 4K
+# node 1, 10 % 2M node 0, from CPU 0 on node 0: 4K 67/33 local/remote, 2M
+# 25/75, all 50/50). The truth of the placement was checked in the guest.
+. "$ROOT/tests/vm/lib/host.sh"
+cd "$RESULTS" || fail "no results directory"
+pid=$(sed -n 's/^numaplace: pid=\([0-9]*\) .*/\1/p' wl.txt)
+[ -n "$pid" ] || fail "no 'numaplace: pid=' line in wl.txt"
+mkdir -p symfs/usr/local/bin && cp numaplace symfs/usr/local/bin/ || fail "no numaplace binary"
+TOL=5
+
+"$BIN/pmuconv" pagesize numa.pmu --symfs symfs >ps-all.txt 2>&1 ||
+	fail "pmuconv pagesize failed: $(tail -n 2 ps-all.txt)"
+"$BIN/pmuconv" pagesize numa.pmu --symfs symfs --pid "$pid" --user-only >ps-user.txt 2>&1 ||
+	fail "pmuconv pagesize --user-only failed: $(tail -n 2 ps-user.txt)"
+"$BIN/pmuconv" pagesize numa.pmu --symfs symfs --pid "$pid" --user-only --json >ps-user.json 2>&1 ||
+	fail "pmuconv pagesize --json failed: $(tail -n 2 ps-user.json)"
+"$BIN/pmuconv" report numa.pmu --symfs symfs --pid "$pid" --sort data_node,locality >sort.txt 2>&1 ||
+	fail "pmuconv report --sort data_node failed: $(tail -n 2 sort.txt)"
+sed -n '/^== NUMA placement/,$p' ps-user.txt
+grep -q '^== NUMA placement of data accesses (user and kernel samples): 2 nodes' ps-all.txt &&
+	pass_check default-output || fail_check default-output "no NUMA section in the default output"
+
+# cell FILE PAGE COL: the share (percent) in column COL (1 = node 0, 2 = node 1,
+# 3 = unknown) of the matrix row PAGE
+cell() {
+	awk -v pg="$2" -v col="$3" '
+		/^Data page size x data node/ { in_m = 1; next }
+		in_m && $1 == pg { v = $(2 * col + 1); sub("%", "", v); print v; exit }
+		in_m && !/^  / { exit }' "$1"
+}
+# loc FILE PAGE COL: local (1) or remote (2) share of row PAGE
+loc() {
+	awk -v pg="$2" -v col="$3" '
+		/^Local\/remote per page size/ { in_l = 1; next }
+		in_l && $1 == pg { v = $(col + 1); sub("%", "", v); print v; exit }
+		in_l && !/^  / { exit }' "$1"
+}
+within() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'
+}
+judge() { # NAME GOT WANT
+	if within "$2" "$3" "$TOL"; then
+		pass_check "$1"
+		log "$1: ${2}% (design $3%)"
+	else
+		fail_check "$1" "got ${2:-nothing}%, design $3% +-$TOL"
+	fi
+}
+judge 4K-node0 "$(cell ps-user.txt 4K 1)" 40
+judge 4K-node1 "$(cell ps-user.txt 4K 2)" 20
+judge 2M-node0 "$(cell ps-user.txt 2M 1)" 10
+judge 2M-node1 "$(cell ps-user.txt 2M 2)" 30
+judge all-node0 "$(cell ps-user.txt all 1)" 50
+judge all-node1 "$(cell ps-user.txt all 2)" 50
+judge 4K-local "$(loc ps-user.txt 4K 1)" 66.7
+judge 4K-remote "$(loc ps-user.txt 4K 2)" 33.3
+judge 2M-local "$(loc ps-user.txt 2M 1)" 25
+judge 2M-remote "$(loc ps-user.txt 2M 2)" 75
+judge all-local "$(loc ps-user.txt all 1)" 50
+judge all-remote "$(loc ps-user.txt all 2)" 50
+# no 1G row, and (nearly) nothing unknown: every sample had a physical address
+if sed -n '/^== NUMA placement/,$p' ps-user.txt | grep -q '^  1G '; then
+	fail_check no-1g "a 1G row in the matrix"
+else
+	pass_check no-1g
+fi
+unk=$(cell ps-user.txt all 3)
+within "${unk:-0}" 0 1 && pass_check unknown-node || fail_check unknown-node "unknown data node ${unk}%"
+grep -q '"numa": {"has_phys": true, "nodes": \[{"node": 0' ps-user.json && pass_check json ||
+	fail_check json "no numa object in --json"
+grep -q 'node 1 *remote' sort.txt && grep -q 'node 0 *local' sort.txt && pass_check sort-data-node ||
+	fail_check sort-data-node "$(grep -c node sort.txt) node rows"
+host_done
