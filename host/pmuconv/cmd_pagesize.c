@@ -6,6 +6,7 @@
 #include "nodetab.h"
 #include "pagesize.h"
 #include "pagesize_compare.h"
+#include "util.h"
 #include "render.h"
 
 #include <errno.h>
@@ -104,20 +105,18 @@ static int print_with_numa(FILE *out, struct pc_cli *c, struct pagesize_summary 
 		pagesize_print(out, ps, 0);
 		pc_nodetab__print(out, &nt);
 	} else if ((mem = open_memstream(&buf, &len))) {
-		char *end;
+		json_t *root;
 
+		/* the page-size object, read back, with the "numa" key added */
 		pagesize_print(mem, ps, 1);
 		fclose(mem);
-		end = buf ? strrchr(buf, '}') : NULL;
-		if (end) {
-			while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
-				end--;
-			fwrite(buf, 1, (size_t)(end - buf), out);
-			fprintf(out, ",\n \"numa\": ");
-			pc_nodetab__json(out, &nt);
-			fprintf(out, "\n}\n");
-		} else if (buf) {
-			fputs(buf, out);
+		root = buf ? json_loadb(buf, len, 0, NULL) : NULL;
+		if (root && json_object_set_new(root, "numa", pc_nodetab__json(&nt)) == 0) {
+			pc_json_dump(out, root); /* releases root */
+		} else {
+			json_decref(root);
+			if (buf)
+				fputs(buf, out);
 		}
 		free(buf);
 	}

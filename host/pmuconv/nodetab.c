@@ -277,64 +277,69 @@ int pc_nodetab__print(FILE *out, const struct pc_nodetab *t)
 	return ferror(out) ? -EIO : 0;
 }
 
-int pc_nodetab__json(FILE *out, const struct pc_nodetab *t)
+json_t *pc_nodetab__json(const struct pc_nodetab *t)
 {
 	static const char *const loc_names[PC_LOC__NR] = {"local", "remote", "unknown"};
+	json_t *nodes, *evs;
 
-	if (!t->has_map) {
-		fprintf(out, "null");
-		return ferror(out) ? -EIO : 0;
-	}
-	fprintf(out, "{\"has_phys\": %s, \"nodes\": [", t->has_phys ? "true" : "false");
-	for (uint32_t i = 0; i < t->nr_nodes; i++) {
-		fprintf(out, "%s{\"node\": %d, \"cpus\": ", i ? ", " : "", (int)t->nodes[i]);
-		pc_json_str(out, t->node_cpus[i]);
-		fprintf(out, ", \"memory_bytes\": %llu}", (unsigned long long)t->node_bytes[i]);
-	}
-	fprintf(out, "],\n  \"events\": [");
+	if (!t->has_map)
+		return json_null();
+	nodes = json_array();
+	for (uint32_t i = 0; i < t->nr_nodes; i++)
+		json_array_append_new(nodes, json_pack("{s:i, s:o, s:I}", "node", (int)t->nodes[i],
+						       "cpus", pc_json_str(t->node_cpus[i]),
+						       "memory_bytes", PC_JI(t->node_bytes[i])));
+	evs = json_array();
 	for (uint32_t x = 0; x < t->nr_events; x++) {
 		const struct pc_nodetab_event *e = &t->ev[x];
+		json_t *matrix = json_array();
 
-		fprintf(out, "%s\n   {\"event\": ", x ? "," : "");
-		pc_json_str(out, e->name);
-		fprintf(out, ", \"samples\": %llu, \"weight\": %llu,\n    \"matrix\": [",
-			(unsigned long long)e->samples, (unsigned long long)e->weight);
-		bool first = true;
 		for (int p = 0; p < PS__NR; p++) {
-			if (!row(t, e, p, false))
+			json_t *cells = json_array(), *loc = json_object();
+			uint64_t rw = row(t, e, p, true);
+
+			if (!row(t, e, p, false)) {
+				json_decref(cells);
+				json_decref(loc);
 				continue;
-			fprintf(out, "%s\n     {\"page\": \"%s\", \"cells\": [", first ? "" : ",",
-				ps_page_names[p]);
-			first = false;
+			}
 			for (uint32_t c = 0; c <= t->nr_nodes; c++) {
 				uint64_t w = pc_nodetab__cell(t, e, p, c, true);
 
-				if (c < t->nr_nodes)
-					fprintf(out, "%s{\"node\": %d, ", c ? ", " : "",
-						(int)t->nodes[c]);
-				else
-					fprintf(out, ", {\"node\": null, ");
-				fprintf(out,
-					"\"samples\": %llu, \"weight\": %llu, \"share\": %.4f}",
-					(unsigned long long)pc_nodetab__cell(t, e, p, c, false),
-					(unsigned long long)w,
-					e->weight ? (double)w / e->weight : 0.0);
+				json_array_append_new(
+					cells,
+					json_pack("{s:o, s:I, s:I, s:o}", "node",
+						  c < t->nr_nodes ? json_integer(t->nodes[c])
+								  : json_null(),
+						  "samples",
+						  PC_JI(pc_nodetab__cell(t, e, p, c, false)),
+						  "weight", PC_JI(w), "share",
+						  pc_json_real(e->weight ? (double)w / e->weight
+									 : 0.0,
+							       4)));
 			}
-			fprintf(out, "],\n      \"locality\": {");
-			uint64_t rw = row(t, e, p, true);
 			for (int l = 0; l < PC_LOC__NR; l++)
-				fprintf(out, "%s\"%s\": {\"samples\": %llu, \"share\": %.4f}",
-					l ? ", " : "", loc_names[l],
-					(unsigned long long)e->loc_samples[p][l],
-					rw ? (double)e->loc_weight[p][l] / rw : 0.0);
-			fprintf(out, "}}");
+				json_object_set_new(
+					loc, loc_names[l],
+					json_pack("{s:I, s:o}", "samples",
+						  PC_JI(e->loc_samples[p][l]), "share",
+						  pc_json_real(rw ? (double)e->loc_weight[p][l] / rw
+								  : 0.0,
+							       4)));
+			json_array_append_new(matrix,
+					      json_pack("{s:s, s:o, s:o}", "page", ps_page_names[p],
+							"cells", cells, "locality", loc));
 		}
-		fprintf(out,
-			"],\n    \"unknown\": {\"no_physical_address\": %llu, "
-			"\"outside_ranges\": %llu}}",
-			(unsigned long long)e->why[PC_NODE_NO_PHYS],
-			(unsigned long long)e->why[PC_NODE_OUTSIDE]);
+		json_array_append_new(
+			evs, json_pack("{s:o, s:I, s:I, s:o, s:{s:I, s:I}}", "event",
+				       pc_json_str(e->name), "samples", PC_JI(e->samples), "weight",
+				       PC_JI(e->weight), "matrix", matrix, "unknown",
+				       "no_physical_address", PC_JI(e->why[PC_NODE_NO_PHYS]),
+				       "outside_ranges", PC_JI(e->why[PC_NODE_OUTSIDE])));
 	}
-	fprintf(out, "]}");
-	return ferror(out) ? -EIO : 0;
+	return json_pack("{s:s, s:b, s:o, s:o}", "samples",
+			 t->mode == PC_MODE_USER_ONLY	  ? "user"
+			 : t->mode == PC_MODE_KERNEL_ONLY ? "kernel"
+							  : "all",
+			 "has_phys", t->has_phys, "nodes", nodes, "events", evs);
 }

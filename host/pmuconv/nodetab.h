@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <jansson.h>
 
 #include "input.h"
 #include "nodemap.h"
@@ -54,9 +55,9 @@ void pc_nodetab__free(struct pc_nodetab *t);
 uint64_t pc_nodetab__cell(const struct pc_nodetab *t, const struct pc_nodetab_event *e, int page,
 			  uint32_t col, bool weight);
 
-/* The section as text (after `pmuconv pagesize`'s), or as the value of the
- * "numa" key of its JSON object. Nothing (text) / null (JSON) without a map. */
+/* The section as text (after `pmuconv pagesize`'s; nothing without a map),
+ * or as the value of the "numa" key of its JSON object (null without one). */
 int pc_nodetab__print(FILE *out, const struct pc_nodetab *t);
-int pc_nodetab__json(FILE *out, const struct pc_nodetab *t);
+json_t *pc_nodetab__json(const struct pc_nodetab *t);
 
 #endif

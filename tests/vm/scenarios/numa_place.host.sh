@@ -70,8 +70,17 @@ else
 fi
 unk=$(cell ps-user.txt all 3)
 within "${unk:-0}" 0 1 && pass_check unknown-node || fail_check unknown-node "unknown data node ${unk}%"
-grep -q '"numa": {"has_phys": true, "nodes": \[{"node": 0' ps-user.json && pass_check json ||
-	fail_check json "no numa object in --json"
+# --json: the numa object's 4K node 0 cell agrees with the text
+j=$(python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["numa"]
+row = [r for r in n["events"][0]["matrix"] if r["page"] == "4K"][0]
+print("%.1f %s" % (100 * row["cells"][0]["share"], n["has_phys"]))' ps-user.json 2>&1)
+if [ "$j" = "$(cell ps-user.txt 4K 1) True" ]; then
+	pass_check json
+else
+	fail_check json "--json says '$j', the text $(cell ps-user.txt 4K 1)"
+fi
 grep -q 'node 1 *remote' sort.txt && grep -q 'node 0 *local' sort.txt && pass_check sort-data-node ||
 	fail_check sort-data-node "$(grep -c node sort.txt) node rows"
 host_done
