@@ -65,6 +65,7 @@ struct pp_sample {
 	uint32_t pid_s, tid_s, cpu_s; /* string ids of the numbers (0: none) */
 	uint32_t comm;		      /* string id, 0 none */
 	uint8_t page;		      /* enum ps_page, PS_NONE: no data_page_size label */
+	uint32_t node_s;	      /* string id of the numa_node label's value, 0 none */
 	uint8_t has_ids;
 };
 
@@ -74,6 +75,9 @@ struct pp_sample {
  * data_page_size is also a number with the unit K, M or G, because pprof
  * reads `-tagfocus data_page_size=2M` as a number and unit, never as text
  * (text needs `=^2M$`); so both forms select the same samples.
+ * numa_node: the NUMA node of the data page (pmuprof recordings with a node
+ * map and physical addresses, nodemap.h); its key is added to the string
+ * table only when a sample has it, so other profiles stay byte-identical.
  */
 enum { K_PID, K_TID, K_CPU, K_COMM, K_PAGE, K__NR };
 static const char *const key_names[K__NR] = {"pid", "tid", "cpu", "comm", "data_page_size"};
@@ -83,7 +87,7 @@ static const struct {
 	int64_t num;
 	const char *unit;
 } page_nums[PS__NR] = {[PS_4K] = {4, "K"}, [PS_2M] = {2, "M"}, [PS_1G] = {1, "G"}};
-#define NR_LABELS (K__NR + 1) /* data_page_size twice */
+#define NR_LABELS (K__NR + 2) /* data_page_size twice, numa_node */
 
 struct pprof_acc {
 	int mode;
@@ -111,6 +115,7 @@ struct pprof_acc {
 	struct pp_sample *samples;
 	size_t nr_samples, cap_samples;
 	uint32_t keys[K__NR], pages[PS__NR], page_units[PS__NR]; /* string ids */
+	uint32_t node_key; /* "numa_node", interned on first use (0: not yet) */
 	char num[32];
 };
 
@@ -388,14 +393,28 @@ static int64_t intern_num(struct pprof_acc *p, int64_t v)
 }
 
 static int add_sample(struct pprof_acc *p, const struct pp_sample *tmpl, uint64_t value,
-		      uint8_t page)
+		      uint8_t page, uint16_t node1)
 {
+	uint32_t node_s = 0;
+
+	if (node1) { /* numa_node = node1 - 1 */
+		int64_t id = p->node_key ? 0 : intern(p, "numa_node", 9);
+
+		if (id < 0)
+			return -ENOMEM;
+		if (!p->node_key)
+			p->node_key = (uint32_t)id;
+		if ((id = intern_num(p, node1 - 1u)) < 0)
+			return -ENOMEM;
+		node_s = (uint32_t)id;
+	}
 	if (pc_grow((void **)&p->samples, &p->cap_samples, p->nr_samples + 1, sizeof(*p->samples)))
 		return -ENOMEM;
 	struct pp_sample *o = &p->samples[p->nr_samples++];
 	*o = *tmpl;
 	o->value = value;
 	o->page = page;
+	o->node_s = node_s;
 	return 0;
 }
 
@@ -436,17 +455,41 @@ int pprof_acc__consume(void *ctx, const struct pc_sample *s)
 		t.tid_s = (uint32_t)b;
 		t.cpu_s = (uint32_t)c;
 	}
-	/* the samples with a data access, one pprof sample per page size */
-	uint64_t by_page[PS__NR] = {0}, labelled = 0;
-	for (uint32_t i = 0; i < s->nr_addr; i++)
-		if (s->addr[i].data_page < PS__NR) {
-			by_page[s->addr[i].data_page] += s->addr[i].weight;
-			labelled += s->addr[i].weight;
+	/* the samples with a data access, one pprof sample per page size and
+	 * data node (a few combinations; past BY_MAX each part goes alone) */
+	enum { BY_MAX = 32 };
+	struct {
+		uint64_t w;
+		uint8_t page;
+		uint16_t node1;
+	} by[BY_MAX];
+	uint64_t labelled = 0;
+	size_t nby = 0;
+	for (uint32_t i = 0; i < s->nr_addr; i++) {
+		const struct pc_addr_part *a = &s->addr[i];
+		size_t j;
+
+		if (a->data_page >= PS__NR)
+			continue;
+		labelled += a->weight;
+		for (j = 0; j < nby; j++)
+			if (by[j].page == a->data_page && by[j].node1 == a->data_node1)
+				break;
+		if (j == BY_MAX) {
+			if (add_sample(p, &t, a->weight, a->data_page, a->data_node1))
+				return -ENOMEM;
+			continue;
 		}
-	for (int pg = 0; pg < PS__NR; pg++)
-		if (by_page[pg] && add_sample(p, &t, by_page[pg], (uint8_t)pg))
-			return -ENOMEM;
-	if (s->weight > labelled && add_sample(p, &t, s->weight - labelled, PS_NONE))
+		if (j == nby)
+			by[nby++] = (typeof(by[0])){0, a->data_page, a->data_node1};
+		by[j].w += a->weight;
+	}
+	for (int pg = 0; pg < PS__NR; pg++) /* page-size order, as before */
+		for (size_t j = 0; j < nby; j++)
+			if (by[j].page == pg && by[j].w &&
+			    add_sample(p, &t, by[j].w, (uint8_t)pg, by[j].node1))
+				return -ENOMEM;
+	if (s->weight > labelled && add_sample(p, &t, s->weight - labelled, PS_NONE, 0))
 		return -ENOMEM;
 	return 0;
 }
@@ -699,6 +742,11 @@ static int write_samples(struct pprof_acc *p, size_t nr_events, struct gz_out *g
 				lab[nl].num = page_nums[o->page].num;
 				lab[nl++].num_unit = p->page_units[o->page];
 			}
+		}
+		if (o->node_s) {
+			lab[nl] = (Perftools__Profiles__Label)PERFTOOLS__PROFILES__LABEL__INIT;
+			lab[nl].key = p->node_key;
+			lab[nl++].str = o->node_s;
 		}
 		smp.n_label = nl;
 		protobuf_c_message_pack_to_buffer(&prof.base, &g->base);

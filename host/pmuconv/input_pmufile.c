@@ -25,6 +25,7 @@
  * addresses would have to coincide exactly).
  */
 #include "inputs.h"
+#include "nodemap.h"
 #include "textparse.h"
 #include "where.h"
 
@@ -92,8 +93,10 @@ static inline uint32_t raw_nu(const struct raw_ent *e)
 {
 	return (uint16_t)(e->key[1] >> 16);
 }
-/* One (raw stack, IP, status, code page, data page) tally; pages = status |
- * code page << 8 | data page << 16 (enum ps_page, PS_NONE: no data access). */
+/* One (raw stack, IP, status, code page, data page, data node) tally; pages =
+ * status | code page << 8 | data page << 16 (enum ps_page, PS_NONE: no data
+ * access) | data node << 24 (its index in the node map + 1; 0 unknown, and
+ * nodes past the 255th of a map are unknown here). */
 struct addr_part {
 	uint64_t raw, ip, samples, weight;
 	uint32_t pages, next; /* next part of the same raw stack, index + 1 */
@@ -148,10 +151,11 @@ struct loader {
 	uint64_t *ubuf;
 	struct srcinline *inl;			/* inline frames (NULL: --no-inline) */
 	struct pc_agg *agg[PMUPROF_MAX_EVENTS]; /* by event index; NULL = not wanted */
-	bool want_addr;	     /* a consumer reads the address part: keep it in the raw key */
-	bool want_ids;	     /* a consumer reads tid/cpu: keep them in the raw key */
-	struct pc_map *maps; /* one per f->mmaps entry, same index */
-	struct pc_map kmap;  /* the kernel */
+	bool want_addr;		 /* a consumer reads the address part: keep it in the raw key */
+	bool want_ids;		 /* a consumer reads tid/cpu: keep them in the raw key */
+	struct pc_nodemap nodes; /* the recorded NUMA node map (nodemap.h) */
+	struct pc_map *maps;	 /* one per f->mmaps entry, same index */
+	struct pc_map kmap;	 /* the kernel */
 	/* raw stacks: entries in an arena of u64 words, indexed by offset */
 	pc_stack_hash_fn hash;
 	uint64_t *raw;
@@ -381,9 +385,15 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 			ad->data_addr,	    s->time_ns,	   w,	       (int32_t)s->pid,
 			(uint16_t)s->event, flags & KMODE, (uint8_t)dp};
 	}
+	uint32_t node = 0;
+	if (dp != PS_NONE && l->nodes.numa) {
+		int idx = pc_nodemap__node_index(
+			&l->nodes, pc_nodemap__data_node(&l->nodes, true, ad->data_phys, NULL));
+		node = idx >= 0 && idx < 255 ? (uint32_t)idx + 1 : 0;
+	}
 	return part_add(l, (uint64_t)raw, s->ip,
 			(ad->addr_status < 8 ? ad->addr_status : 7) |
-				ps_page_of_record(ad->code_page) << 8 | dp << 16,
+				ps_page_of_record(ad->code_page) << 8 | dp << 16 | node << 24,
 			w);
 }
 
@@ -628,6 +638,11 @@ static int emit_all(struct loader *l)
 			o->status = (uint8_t)p->pages;
 			o->code_page = (uint8_t)(p->pages >> 8);
 			o->data_page = (uint8_t)(p->pages >> 16);
+			if (p->pages >> 24)
+				o->data_node1 =
+					(uint16_t)(pc_nodemap__node_id(&l->nodes,
+								       (p->pages >> 24) - 1) +
+						   1);
 			const struct addr_ent *ae =
 				o->data_page == PS_NONE
 					? NULL
@@ -707,6 +722,7 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 		goto out;
 	}
 	struct pmufile *f = l->f;
+	pc_nodemap__init(&l->nodes, f->has_numa ? &f->numa : NULL);
 	ac->format = "pmuprof";
 	ac->version = f->version;
 	snprintf(ac->source, sizeof(ac->source), "%s", path);

@@ -56,6 +56,7 @@ struct pc_addr_part {
 	uint8_t status;		      /* enum pmuprof_addr_status */
 	uint8_t data_page, code_page; /* enum ps_page */
 	const char *ip_name;	      /* symbol of the sampled IP, when data_page != PS_NONE */
+	uint16_t data_node1;	      /* NUMA node of the data page + 1 (nodemap.h); 0: unknown */
 };
 
 struct pc_sample {

@@ -152,6 +152,21 @@ if [ "$pprof_ok" = 1 ]; then
 	else
 		fail pprof/filters "sample types '$types' (want instructions/count), pids '$pids' (want 1001)"
 	fi
+	# numa_node (issue 20): native_numa's recording (spec.txt: on node 1's pages
+	# 30 + 20 + 6 user and 5 kernel samples, on node 0's 40 + 10; 6 with no node)
+	if "$MKDATA" "$ROOT/tests/data/pmuconv/native_numa/spec.txt" "$W/numa.pmu" >/dev/null &&
+		"$P" pprof "$W/numa.pmu" -o "$W/numa.pb.gz" -q 2>/dev/null; then
+		go tool pprof -tags "$W/numa.pb.gz" >"$W/numa.tags" 2>/dev/null
+		nodes=$(awk '/^ numa_node:/ { on = 1; next } /^ *$/ || /^ [a-z_]*:/ { on = 0 }
+			on { print $NF "=" $1 }' "$W/numa.tags" | sort | tr '\n' ' ')
+		if [ "$nodes" = "0=50.0ms 1=61.0ms " ]; then
+			pass "pprof/label-numa_node ($nodes)"
+		else
+			fail pprof/label-numa_node "numa_node label values '$nodes', want '0=50.0ms 1=61.0ms '"
+		fi
+	else
+		fail pprof/label-numa_node "mkdata or pmuconv pprof failed on native_numa's spec"
+	fi
 fi
 
 # ---- speedscope ------------------------------------------------------------
