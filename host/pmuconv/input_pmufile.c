@@ -388,7 +388,8 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 	uint32_t node = 0;
 	if (dp != PS_NONE && l->nodes.numa) {
 		int idx = pc_nodemap__node_index(
-			&l->nodes, pc_nodemap__data_node(&l->nodes, true, ad->data_phys, NULL));
+			&l->nodes,
+			pc_nodemap__data_node(&l->nodes, ad->data_phys, ad->data_node1, NULL));
 		node = idx >= 0 && idx < 255 ? (uint32_t)idx + 1 : 0;
 	}
 	return part_add(l, (uint64_t)raw, s->ip,

@@ -10,12 +10,16 @@ void pc_nodemap__init(struct pc_nodemap *m, const struct pmufile_numa *numa)
 	*m = (struct pc_nodemap){.numa = numa};
 }
 
-int32_t pc_nodemap__data_node(struct pc_nodemap *m, bool have_phys, uint64_t phys,
+int32_t pc_nodemap__data_node(struct pc_nodemap *m, uint64_t phys, unsigned int knode1,
 			      enum pc_node_why *why)
 {
-	(void)have_phys;
 	(void)phys;
 	m->lookups++;
+	if (knode1) {
+		if (why)
+			*why = PC_NODE_OK;
+		return (int32_t)knode1 - 1;
+	}
 	m->unknown[PC_NODE_NO_MAP]++;
 	if (why)
 		*why = PC_NODE_NO_MAP;
@@ -49,18 +53,24 @@ void pc_nodemap__init(struct pc_nodemap *m, const struct pmufile_numa *numa)
 	*m = (struct pc_nodemap){.numa = numa};
 }
 
-int32_t pc_nodemap__data_node(struct pc_nodemap *m, bool have_phys, uint64_t phys,
+int32_t pc_nodemap__data_node(struct pc_nodemap *m, uint64_t phys, unsigned int knode1,
 			      enum pc_node_why *why)
 {
 	enum pc_node_why w = PC_NODE_OK;
 	int32_t node = -1;
 
 	m->lookups++;
-	if (!m->numa)
+	if (phys && m->numa) /* the recorded map: exact, the preferred source */
+		node = pmufile__numa_node_of(m->numa, phys);
+	if (node < 0 && knode1)
+		node = (int32_t)knode1 - 1; /* the module's own lookup */
+	if (node >= 0)
+		w = PC_NODE_OK;
+	else if (!m->numa)
 		w = PC_NODE_NO_MAP;
-	else if (!have_phys || !phys)
+	else if (!phys)
 		w = PC_NODE_NO_PHYS;
-	else if ((node = pmufile__numa_node_of(m->numa, phys)) < 0)
+	else
 		w = PC_NODE_OUTSIDE;
 	if (w != PC_NODE_OK)
 		m->unknown[w]++;

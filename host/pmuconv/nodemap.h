@@ -7,7 +7,8 @@
  * Every lookup is counted, and so is every reason a node stays unknown:
  *   no_map      the recording has no NUMA frame (older pmuctl, no NUMA kernel)
  *   no_phys     the sample has no physical address (an unprivileged session
- *               hides them: docs/HUGEPAGES.md "NUMA placement")
+ *               hides them: docs/HUGEPAGES.md "NUMA placement") and the module
+ *               gave no node (a module from before 2026-11-26)
  *   outside     the address lies outside every recorded range (a hole, device
  *               memory, a block that straddles two nodes)
  */
@@ -42,9 +43,13 @@ struct pc_nodemap {
 
 /* numa may be NULL (no map: every node unknown, counted as no_map). */
 void pc_nodemap__init(struct pc_nodemap *m, const struct pmufile_numa *numa);
-/* The node owning physical address phys (have_phys false, or phys 0: not
- * recorded), or -1 with *why (may be NULL) saying why; counted. */
-int32_t pc_nodemap__data_node(struct pc_nodemap *m, bool have_phys, uint64_t phys,
+/* The node of a sample's data page, or -1 with *why (may be NULL) saying
+ * why; counted. phys: its physical address (0: not recorded), resolved
+ * with the recorded map (offline, exact); knode1: the node + 1 the module
+ * put in the sample (pmuprof_sample_addr.data_node1, 0 unknown), used when
+ * there is no physical address to resolve (an unprivileged session) or no
+ * map (a machine without sysfs memory blocks). */
+int32_t pc_nodemap__data_node(struct pc_nodemap *m, uint64_t phys, unsigned int knode1,
 			      enum pc_node_why *why);
 /* The node of CPU cpu, -1 if the map does not know it. */
 int32_t pc_nodemap__cpu_node(const struct pc_nodemap *m, uint32_t cpu);

@@ -267,11 +267,12 @@ int pc_nodetab__print(FILE *out, const struct pc_nodetab *t)
 		}
 		if (unk)
 			fprintf(out,
-				"Unknown data node: %llu samples (%llu no physical address%s, %llu "
-				"outside every recorded range)\n",
+				"Unknown data node: %llu samples (%llu with neither a physical "
+				"address%s nor a node from the module, %llu outside every recorded "
+				"range)\n",
 				(unsigned long long)unk,
 				(unsigned long long)e->why[PC_NODE_NO_PHYS],
-				t->has_phys ? "" : ": recorded without privilege",
+				t->has_phys ? "" : " (recorded without privilege)",
 				(unsigned long long)e->why[PC_NODE_OUTSIDE]);
 	}
 	return ferror(out) ? -EIO : 0;

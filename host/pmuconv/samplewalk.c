@@ -122,7 +122,8 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 			r.data_addr = v.addr->data_addr;
 			r.data_page = ps_page_of_record(v.addr->data_page);
 			r.data_phys = v.addr->data_phys;
-			r.data_node = pc_nodemap__data_node(&w->nodes, true, r.data_phys, &why);
+			r.data_node = pc_nodemap__data_node(&w->nodes, r.data_phys,
+							    v.addr->data_node1, &why);
 			r.node_why = (uint8_t)why;
 		}
 	}

@@ -436,7 +436,12 @@ struct pmuprof_sample_addr {
 	__u8 addr_status; /* enum pmuprof_addr_status */
 	__u8 access;	  /* 1 load, 2 store, 3 both, 0 unknown */
 	__u8 access_size; /* bytes, 0 unknown */
-	__u8 __pad0;
+	/* NUMA node of the page data_addr hit, + 1 (0: unknown, no data access,
+	 * node >= 255, or a module from before 2026-11-26, when this was
+	 * padding). Given to every opener: it names a node, not an address, so
+	 * a session that may not see physical addresses still learns where its
+	 * data lives (docs/HUGEPAGES.md, "NUMA placement"). */
+	__u8 data_node1;
 };
 
 /*

@@ -5,6 +5,8 @@
  * sleeping, no allocation, no printing.
  */
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sched/coredump.h>
@@ -356,6 +358,24 @@ int plat_read_pte(u64 table, unsigned int index, u64 *entry)
 		entry, (u64)(unsigned long)__va(table) + index * sizeof(u64), sizeof(u64));
 }
 NOKPROBE_SYMBOL(plat_read_pte);
+
+int plat_phys_to_node(u64 phys)
+{
+	unsigned long pfn = (unsigned long)(phys >> PAGE_SHIFT);
+	struct mem_section *ms;
+
+	/* pfn_valid() without its rcu_read_lock_sched(): an NMI cannot be
+	 * preempted, which already holds off the section's removal (memory
+	 * hot-remove frees it after synchronize_rcu()); preempt_enable() in
+	 * NMI context would be a call the no-kprobe check cannot vouch for */
+	if (PHYS_PFN(PFN_PHYS(pfn)) != pfn || pfn_to_section_nr(pfn) >= NR_MEM_SECTIONS)
+		return -1;
+	ms = __pfn_to_section(pfn);
+	if (!valid_section(ms) || !(early_section(ms) || pfn_section_valid(ms, pfn)))
+		return -1;
+	return page_to_nid(pfn_to_page(pfn));
+}
+NOKPROBE_SYMBOL(plat_phys_to_node);
 
 unsigned int plat_paging_levels(void)
 {

@@ -90,6 +90,15 @@ static void fill_code(struct pmuprof_sample_addr *out, const struct pp_regs *reg
 	}
 }
 
+/* The data page's node + 1 for pmuprof_sample_addr.data_node1; 0 unknown. */
+static u8 node1_of(u64 phys)
+{
+	int node = plat_phys_to_node(phys);
+
+	return node >= 0 && node < 255 ? (u8)(node + 1) : 0;
+}
+PP_NOKPROBE(node1_of);
+
 void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
 		    bool privileged, bool skid)
 {
@@ -110,6 +119,7 @@ void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
 			out->precision = skid ? PMUPROF_ADDR_PREC_SKID : PMUPROF_ADDR_PREC_EXACT;
 			if (!pagewalk__translate(addr, &pw)) {
 				out->data_page = pw.page_size;
+				out->data_node1 = node1_of(pw.phys);
 				if (want_phys)
 					out->data_phys = pw.phys;
 			}
@@ -139,6 +149,7 @@ void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs 
 			out->precision = precision;
 			if (!pagewalk__translate(addr, &pw)) {
 				out->data_page = pw.page_size;
+				out->data_node1 = node1_of(pw.phys);
 				if (want_phys)
 					out->data_phys = pw.phys;
 			}

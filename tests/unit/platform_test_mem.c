@@ -24,9 +24,15 @@ static unsigned int pt_used;
 static u64 pt_root;
 static unsigned int pt_levels = 4;
 static unsigned int pt_reads, pt_fail_at;
+static struct {
+	u64 start, end;
+	int node;
+} phys_nodes[8];
+static unsigned int nr_phys_nodes;
 
 void plat_test_mem_reset(void)
 {
+	nr_phys_nodes = 0;
 	memset(user_regions, 0, sizeof(user_regions));
 	memset(kernel_regions, 0, sizeof(kernel_regions));
 	nr_user = nr_kernel = 0;
@@ -308,4 +314,22 @@ int plat_read_pte(u64 table, unsigned int index, u64 *entry)
 unsigned int plat_paging_levels(void)
 {
 	return pt_levels;
+}
+
+int plat_test_phys_node(u64 start, u64 end, int node)
+{
+	if (nr_phys_nodes == sizeof(phys_nodes) / sizeof(phys_nodes[0]))
+		return -ENOSPC;
+	phys_nodes[nr_phys_nodes].start = start;
+	phys_nodes[nr_phys_nodes].end = end;
+	phys_nodes[nr_phys_nodes++].node = node;
+	return 0;
+}
+
+int plat_phys_to_node(u64 phys)
+{
+	for (unsigned int i = 0; i < nr_phys_nodes; i++)
+		if (phys >= phys_nodes[i].start && phys < phys_nodes[i].end)
+			return phys_nodes[i].node;
+	return -1;
 }

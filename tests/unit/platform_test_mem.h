@@ -67,5 +67,8 @@ u64 plat_test_pt_root(void);
  * 0 disables. */
 void plat_test_pt_fail_read(unsigned int nth);
 unsigned int plat_test_pt_reads(void);
+/* plat_phys_to_node(): physical [start, end) is on node (up to 8 ranges,
+ * cleared by plat_test_mem_reset); elsewhere -1. 0 or -ENOSPC. */
+int plat_test_phys_node(u64 start, u64 end, int node);
 
 #endif

@@ -120,6 +120,37 @@ START_TEST(test_store_1g_and_unprivileged)
 	/* privileged and asked */
 	dataaddr__fill(&a, &r, ALL_FLAGS, true, false);
 	ck_assert_uint_eq(a.data_phys, USER_BIG_PA + 0x10000008);
+	ck_assert_uint_eq(a.data_node1, 0); /* the platform knows no node there */
+}
+END_TEST
+
+/* The data page's NUMA node goes to every opener (a node, not an address):
+ * the unprivileged one gets it without data_phys (issue 20). */
+START_TEST(test_data_node_without_phys)
+{
+	static const u8 st[] = {0x89, 0x44, 0x8f, 0xfc}; /* mov [rdi + rcx*4 - 4], eax */
+	struct pmuprof_sample_addr a;
+	struct pp_regs r;
+
+	ck_assert_int_eq(plat_test_phys_node(0, USER_BIG_PA, 0), 0);
+	ck_assert_int_eq(plat_test_phys_node(USER_BIG_PA, USER_BIG_PA + 0x40000000ull, 3), 0);
+	user_regs(&r, 0x200, st, sizeof(st));
+	r.gpr[PP_REG_DI] = USER_BIG + 0x10000000;
+	r.gpr[PP_REG_CX] = 3;
+	dataaddr__fill(&a, &r, ALL_FLAGS, false, false);
+	ck_assert_uint_eq(a.data_phys, 0);
+	ck_assert_uint_eq(a.data_node1, 3 + 1);
+	dataaddr__fill(&a, &r, ALL_FLAGS, true, false);
+	ck_assert_uint_eq(a.data_phys, USER_BIG_PA + 0x10000008);
+	ck_assert_uint_eq(a.data_node1, 3 + 1);
+	/* the same through the PEBS path (address known) */
+	dataaddr__fill_known(&a, &r, ALL_FLAGS, false, true, USER_DATA + 8, PMUPROF_ADDR_SRC_PEBS,
+			     PMUPROF_ADDR_PREC_EXACT);
+	ck_assert_uint_eq(a.data_node1, 0 + 1);
+	/* no data access: no node */
+	dataaddr__fill_known(&a, &r, ALL_FLAGS, false, false, 0, PMUPROF_ADDR_SRC_PEBS,
+			     PMUPROF_ADDR_PREC_EXACT);
+	ck_assert_uint_eq(a.data_node1, 0);
 }
 END_TEST
 
@@ -399,9 +430,10 @@ int main(void)
 	Suite *s = suite_create("dataaddr");
 	pp_tcase(s, "dataaddr", setup, NULL,
 		 PP_TESTS(test_user_load_full, test_store_1g_and_unprivileged,
-			  test_kernel_sample_hidden, test_kernel_sample_user_address,
-			  test_no_mem_operand, test_fetch_fault, test_fetch_at_page_end,
-			  test_fetch_direct, test_undecodable, test_unmapped_data_and_stack,
-			  test_flags_select_work, test_compat_mode, test_5level_paging));
+			  test_data_node_without_phys, test_kernel_sample_hidden,
+			  test_kernel_sample_user_address, test_no_mem_operand, test_fetch_fault,
+			  test_fetch_at_page_end, test_fetch_direct, test_undecodable,
+			  test_unmapped_data_and_stack, test_flags_select_work, test_compat_mode,
+			  test_5level_paging));
 	return pp_check_run(s);
 }

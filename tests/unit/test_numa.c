@@ -81,19 +81,27 @@ START_TEST(test_nodemap_counts)
 	enum pc_node_why why;
 
 	pc_nodemap__init(&m, &layout);
-	ck_assert_int_eq(pc_nodemap__data_node(&m, true, 4 * G + 4096, &why), 0);
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 4 * G + 4096, 0, &why), 0);
 	ck_assert_int_eq(why, PC_NODE_OK);
-	ck_assert_int_eq(pc_nodemap__data_node(&m, true, 3 * G, &why), -1);
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 3 * G, 0, &why), -1);
 	ck_assert_int_eq(why, PC_NODE_OUTSIDE);
-	ck_assert_int_eq(pc_nodemap__data_node(&m, true, 6 * G, NULL), -1);
-	ck_assert_int_eq(pc_nodemap__data_node(&m, false, 4096, &why), -1);
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 6 * G, 0, NULL), -1);
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 0, 0, &why), -1); /* 0: not recorded */
 	ck_assert_int_eq(why, PC_NODE_NO_PHYS);
-	ck_assert_int_eq(pc_nodemap__data_node(&m, true, 0, &why), -1); /* 0: not recorded */
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 0, 0, &why), -1);
 	ck_assert_int_eq(why, PC_NODE_NO_PHYS);
 	ck_assert_uint_eq(m.lookups, 5);
 	ck_assert_uint_eq(m.unknown[PC_NODE_OUTSIDE], 2);
 	ck_assert_uint_eq(m.unknown[PC_NODE_NO_PHYS], 2);
 	ck_assert_uint_eq(m.unknown[PC_NODE_NO_MAP], 0);
+	/* the module's node (unprivileged: no physical address) */
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 0, 3 + 1, &why), 3);
+	ck_assert_int_eq(why, PC_NODE_OK);
+	/* both: the recorded map wins; outside it, the module's node */
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 1 * G, 0 + 1, &why), 1);
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 3 * G, 3 + 1, &why), 3);
+	ck_assert_uint_eq(m.lookups, 8);
+	ck_assert_uint_eq(m.unknown[PC_NODE_OUTSIDE], 2);
 	ck_assert_int_eq(pc_nodemap__cpu_node(&m, 1), 1);
 	ck_assert_uint_eq(pc_nodemap__nr_nodes(&m), 3);
 	ck_assert_int_eq(pc_nodemap__node_index(&m, 3), 2);
@@ -105,9 +113,11 @@ START_TEST(test_nodemap_counts)
 
 	/* no map recorded: unknown, counted as such */
 	pc_nodemap__init(&m, NULL);
-	ck_assert_int_eq(pc_nodemap__data_node(&m, true, 4096, &why), -1);
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 4096, 0, &why), -1);
 	ck_assert_int_eq(why, PC_NODE_NO_MAP);
 	ck_assert_uint_eq(m.unknown[PC_NODE_NO_MAP], 1);
+	ck_assert_int_eq(pc_nodemap__data_node(&m, 4096, 2, &why), 1); /* the module's */
+	ck_assert_int_eq(why, PC_NODE_OK);
 	ck_assert_int_eq(pc_nodemap__cpu_node(&m, 0), -1);
 }
 END_TEST

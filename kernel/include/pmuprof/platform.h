@@ -150,5 +150,9 @@ u64 plat_pgtable_root(u64 vaddr); /* [NMI] */
 /* Read entry `index` of the table at physical address `table`; 0 or -EFAULT. */
 int plat_read_pte(u64 table, unsigned int index, u64 *entry); /* [NMI] */
 unsigned int plat_paging_levels(void);			      /* 4 or 5 */
+/* NUMA node of the page at physical address phys, or -1 when it is not
+ * ordinary memory with a struct page (device memory, a hole). Plain loads of
+ * the memory map, no locks: callable from the NMI handler. */
+int plat_phys_to_node(u64 phys); /* [NMI] */
 
 #endif /* PMUPROF_PLATFORM_H */

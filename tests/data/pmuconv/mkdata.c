@@ -14,7 +14,8 @@
  *   process PID PPID COMM EXE [BUILDID-HEX]
  *   kallsyms FILE
  *   sample EV PID TID CPU TIME PERIOD user|kernel COMM [k=A,B,...] [u=A,B,...]
- *          [addr=DATA:DPAGE:CPAGE:STATUS] [phys=PA] [ip=A] [repeat=N] [astep=S]
+ *          [addr=DATA:DPAGE:CPAGE:STATUS] [phys=PA] [knode=N] [ip=A] [repeat=N]
+ *          [astep=S]   (knode: the node the module put in the sample)
  *          [src=pmu|nmi-ipi|timer]
  *          (stacks innermost first; pages 0 unknown 1 4K 2 2M 3 1G; astep: each
  *          repeat's data address, and physical address, is S bytes past the
@@ -295,6 +296,8 @@ int main(int argc, char **argv)
 					astep = strtoull(t + 6, NULL, 0);
 				else if (!strncmp(t, "phys=", 5))
 					ad.data_phys = strtoull(t + 5, NULL, 16);
+				else if (!strncmp(t, "knode=", 6))
+					ad.data_node1 = (uint8_t)(atoi(t + 6) + 1);
 				else if (!strcmp(t, "src=pmu"))
 					s->source = PMUPROF_SOURCE_PMU;
 				else if (!strcmp(t, "src=nmi-ipi"))

@@ -83,4 +83,26 @@ else
 fi
 grep -q 'node 1 *remote' sort.txt && grep -q 'node 0 *local' sort.txt && pass_check sort-data-node ||
 	fail_check sort-data-node "$(grep -c node sort.txt) node rows"
+# The unprivileged recording: no physical address in any sample, the nodes
+# from the module (data_node1), the same matrix within TOL.
+if [ -f unpriv.pmu ]; then
+	upid=$(sed -n 's/^numaplace: pid=\([0-9]*\) .*/\1/p' wl-unpriv.txt)
+	"$BIN/pmuconv" pagesize unpriv.pmu --symfs symfs --pid "$upid" --user-only >up-user.txt 2>&1 ||
+		fail_check unpriv-pagesize "pmuconv pagesize failed: $(tail -n 2 up-user.txt)"
+	sed -n '/^== NUMA placement/,$p' up-user.txt
+	python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["numa"]
+sys.exit(0 if n is not None and not n["has_phys"] else 1)' /dev/stdin <<EOF2 && pass_check unpriv-no-phys || fail_check unpriv-no-phys "the unprivileged recording has physical addresses, or no node map"
+$("$BIN/pmuconv" pagesize unpriv.pmu --symfs symfs --pid "$upid" --user-only --json 2>/dev/null)
+EOF2
+	judge unpriv-4K-node0 "$(cell up-user.txt 4K 1)" 40
+	judge unpriv-4K-node1 "$(cell up-user.txt 4K 2)" 20
+	judge unpriv-2M-node0 "$(cell up-user.txt 2M 1)" 10
+	judge unpriv-2M-node1 "$(cell up-user.txt 2M 2)" 30
+	judge unpriv-all-local "$(loc up-user.txt all 1)" 50
+	judge unpriv-all-remote "$(loc up-user.txt all 2)" 50
+else
+	fail_check unpriv-pagesize "no unpriv.pmu from the guest"
+fi
 host_done

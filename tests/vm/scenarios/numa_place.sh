@@ -9,10 +9,11 @@
 # smaps): a mis-placed buffer fails the setup here, not the profiler. The
 # host half (numa_place.host.sh) recovers the page size x node matrix and the
 # local/remote split with `pmuconv pagesize` and checks every cell within 5
-# points of the design.
+# points of the design; then the same recorded by an unprivileged opener
+# (CAP_PERFMON only: no physical addresses), whose nodes come from the module.
 # Why -m 1 -u 50000: see pagesize_split.sh (time shares equal access shares
 # under TCG over a 1 MiB touched span; long calls avoid aliasing).
-# needs: module bin:pmuctl bin:numaplace host:pmuconv
+# needs: module bin:pmuctl bin:numaplace bin:relcaps host:pmuconv
 # timeout: 180
 # mem: 4096
 # qemu: -smp 2,sockets=2,cores=1,threads=1 -object memory-backend-ram,id=m0,size=2048M -object memory-backend-ram,id=m1,size=2048M -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1
@@ -54,5 +55,23 @@ grep -q '^numaplace: pid=' "$wl" || fail "the workload did not finish: $(tail -n
 pass_check record
 n=$(grep -c '^buffer phase=setup .* move_pages=\([01]\) numa_maps=\1 ' "$wl")
 [ "$n" = 4 ] && pass_check placement-truth || fail_check placement-truth "$n of 4 buffers placed"
+
+# 3. the hidden-address rule: an opener with CAP_PERFMON only (uid 65534) gets
+# no physical addresses, yet the module puts each sample's node in it
+# (pmuprof_sample_addr.data_node1); the host checks the same matrix.
+mkdir -p /tmp/np && chmod 777 /tmp/np
+chgrp 65534 /dev/pmuprof && chmod 0660 /dev/pmuprof || fail "cannot change the node's group/mode"
+taskset -c 1 relcaps -u 65534 -g 65534 -c perfmon -- pmuctl record -e cpu-clock --data-addr -q \
+	-o /tmp/np/unpriv.pmu -- numaplace -c 0 -s 4 -m 1 -u 50000 4k@0:40 thp@1:30 4k@1:20 thp@0:10 \
+	</dev/null >"$RESULTS/wl-unpriv.txt" 2>"$RESULTS/record-unpriv.txt"
+rc=$?
+chgrp 0 /dev/pmuprof && chmod 0600 /dev/pmuprof
+cat "$RESULTS/record-unpriv.txt"
+cp /tmp/np/unpriv.pmu "$RESULTS/" 2>/dev/null
+if [ $rc -eq 0 ] && grep -q '^numaplace: pid=' "$RESULTS/wl-unpriv.txt"; then
+	pass_check record-unprivileged
+else
+	fail_check record-unprivileged "exit $rc: $(tail -n 3 "$RESULTS/record-unpriv.txt" | tr '\n' ' ')"
+fi
 unload_module
 exit 0
