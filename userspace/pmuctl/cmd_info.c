@@ -144,10 +144,9 @@ static void print_numa(void)
 		printf("numa:     cannot read the layout: %s\n", err);
 		return;
 	}
-	printf("numa:     %u node%s, recorded with every file (data node from the physical "
-	       "address%s)\n",
-	       n.nr_nodes, n.nr_nodes == 1 ? "" : "s",
-	       n.nr_nodes == 1 ? "" : "; needs a privileged opener");
+	printf("numa:     %u node%s, recorded with every file (pmuconv names the node of each "
+	       "data access)\n",
+	       n.nr_nodes, n.nr_nodes == 1 ? "" : "s");
 	numa__print(stdout, &n, "          ");
 	pmufile__numa_free(&n);
 }
