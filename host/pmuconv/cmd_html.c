@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* `pmuconv html`: load, build the tables and page sizes, render one page. */
+/* `pmuconv html`: load, build the tables, page sizes and NUMA placement,
+ * render one page. */
 #include "cli.h"
+#include "nodetab.h"
 #include "pagesize.h"
 #include "render.h"
 #include "report.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const struct pc_cmd_help help = {
 	"html",
@@ -18,6 +21,7 @@ int cmd_html(int argc, char **argv)
 	struct pc_report_event *reps = NULL;
 	struct pagesize_summary *ps = NULL;
 	struct pagesize_acc *acc = NULL;
+	struct pc_nodetab nt = {0};
 	int r = pc_cli_parse(&c, argc, argv, OPT_PROFILE | OPT_TOP, &help, 1, 1);
 
 	if (r != PC_CLI_RUN)
@@ -49,11 +53,22 @@ int cmd_html(int argc, char **argv)
 			r = 1;
 			goto out;
 		}
+	/* the NUMA section: a second pass over a pmuprof file with a node map */
+	if (ps && ps->has_data_addr && strcmp(c.pos[0], "-")) {
+		char err[1024] = "";
+
+		if (pc_nodetab__load(&nt, c.pos[0], &c.load, err, sizeof(err))) {
+			fprintf(stderr, "pmuconv html: %s\n", err);
+			r = 1;
+			goto out;
+		}
+	}
 	struct html_input in = {.title = c.pos[0],
 				.set = &s,
 				.reports = reps,
 				.top = c.top,
-				.pagesize = (ps && ps->has_data_addr) ? ps : NULL};
+				.pagesize = (ps && ps->has_data_addr) ? ps : NULL,
+				.numa = &nt};
 	FILE *f = pc_cli_open_out(c.out);
 	r = f ? pc_cli_close_rendered(f, c.out, render_html(f, &in)) : 1;
 out:
@@ -63,6 +78,7 @@ out:
 	free(reps);
 	pagesize_summary__free(ps);
 	pagesize_acc__free(acc);
+	pc_nodetab__free(&nt);
 	pc_set__free(&s);
 	return r;
 }

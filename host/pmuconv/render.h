@@ -49,12 +49,14 @@ int render_diff_flamegraph_svg(FILE *out, const struct pc_profile *before,
 /* Bar chart of data and code page-size shares per event. */
 int render_pagesize_svg(FILE *out, const struct pagesize_summary *s) __attribute__((weak));
 
+struct pc_nodetab;
 struct html_input {
 	const char *title;
 	const struct pc_set *set; /* accounting (set->acct) + events (set->ev[i]->prof) */
 	const struct pc_report_event *reports;	 /* [set->nr] top tables, report.h */
 	size_t top;				 /* rows per table */
 	const struct pagesize_summary *pagesize; /* NULL if no data addresses */
+	const struct pc_nodetab *numa;		 /* NULL or no map: no NUMA section */
 };
 
 /* One self-contained page: accounting header, every event's flamegraph,

@@ -147,6 +147,11 @@ int rc_pagesize_write(FILE *out, const struct pagesize_summary *s, int standalon
  * view the verdict on top, the chart, the per-mapping table with bars, the
  * functions; s NULL: a line saying how to record data addresses. */
 int rc_pagesize_html(FILE *out, const struct pagesize_summary *s);
+/* The HTML page's NUMA section (render_numa_html.c): the page size x node
+ * heat table and the local/remote split per event; nothing if t is NULL or
+ * has no node map. */
+struct pc_nodetab;
+int rc_numa_html(FILE *out, const struct pc_nodetab *t);
 
 /* ---- assets: flame.js, flame.css, report.css, report.js, pagesize.css --
  * rc_flame_js defines pmuFlame(svgElement, opts) for standalone SVGs and the

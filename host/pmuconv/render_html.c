@@ -12,6 +12,7 @@
  * string from the input goes through rc_esc().
  */
 #include "render_common.h"
+#include "nodetab.h"
 #include "pagesize.h"
 #include "report.h"
 #include "include/uapi/pmuprof.h"
@@ -321,6 +322,8 @@ int render_html(FILE *o, const struct html_input *in)
 	}
 	if (in->pagesize)
 		fputs("<a href=\"#pagesize\">page sizes</a>", o);
+	if (in->numa && in->numa->has_map)
+		fputs("<a href=\"#numa\">NUMA</a>", o);
 	fputs("</nav>\n", o);
 	accounting(o, s);
 	if (!s->nr)
@@ -329,6 +332,8 @@ int render_html(FILE *o, const struct html_input *in)
 		if ((err = event_section(o, in, i, top)))
 			return err;
 	if ((err = rc_pagesize_html(o, in->pagesize)))
+		return err;
+	if ((err = rc_numa_html(o, in->numa)))
 		return err;
 	fprintf(o, "<script>//<![CDATA[\n%s%s//]]></script>\n</body>\n</html>\n", rc_flame_js,
 		rc_report_js);
