@@ -43,7 +43,10 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 		for (unsigned i = 0; i < v.s->nr_ustack; i++)
 			k->sum += v.ustack[i];
 		if (v.addr)
-			k->sum += v.addr->data_addr + v.addr->data_page;
+			k->sum += v.addr->data_addr + v.addr->data_page + v.addr->data_node1;
+		if (v.addr && k->f->has_numa) /* the node map's lookups */
+			k->sum += (uint64_t)(pmufile__numa_node_of(&k->f->numa, v.addr->data_phys) +
+					     pmufile__numa_cpu_node(&k->f->numa, v.s->cpu));
 		if (v.ucopy) { /* every register and every valid stack byte */
 			for (unsigned i = 0; i < PMUPROF_NR_UREGS; i++)
 				k->sum += v.ucopy->regs[i];

@@ -84,6 +84,34 @@ cp "$src" "$gen/version7"
 printf '\007' | dd of="$gen/version7" bs=1 seek=12 conv=notrunc 2>/dev/null
 replay damaged "$gen"
 
+# the NUMA frame (issue 20): a small recording with one (native_numa's
+# single.txt), cut at every 8 bytes and with every byte of the NUMA frame
+# and its neighbours flipped (the replayer also repairs the CRCs, so the
+# frame's parser sees the damage)
+MKDATA=$BUILD/tests/pmuconv_mkdata
+numa=$DATA/numa
+rm -rf "$numa"
+mkdir -p "$numa"
+if [ -x "$MKDATA" ] && "$MKDATA" tests/data/pmuconv/native_numa/single.txt "$DATA/numa.pmu" \
+	>"$DATA/numa-mkdata.log" 2>&1; then
+	size=$(wc -c <"$DATA/numa.pmu")
+	i=0
+	while [ "$i" -lt "$size" ]; do
+		head -c "$i" "$DATA/numa.pmu" >"$numa/trunc-$i"
+		i=$((i + 8))
+	done
+	i=344
+	while [ "$i" -lt 600 ] && [ "$i" -lt "$size" ]; do
+		cp "$DATA/numa.pmu" "$numa/flip-$i"
+		printf '\377' | dd of="$numa/flip-$i" bs=1 seek="$i" conv=notrunc 2>/dev/null
+		i=$((i + 1))
+	done
+	cp "$DATA/numa.pmu" "$numa/intact"
+	replay numa-frame "$numa"
+else
+	echo "FAIL: fuzz_replay_pmufile/numa-frame (no $MKDATA or it failed; run make unit)"
+fi
+
 # the exporters on every damaged file: whole output or none, and a message
 PMUCONV=$BUILD/bin/pmuconv
 if [ ! -x "$PMUCONV" ]; then
