@@ -55,6 +55,7 @@ static const struct pc_opt {
 	{"user-only", no_argument, 0, OPT_FILTER, K_INT, PC_MODE_USER_ONLY, F(load.filter.mode)},
 	{"annotate-kernel", no_argument, 0, OPT_ANNOTATE, K_INT, 1, F(annotate_kernel)},
 	{"no-process", no_argument, 0, OPT_ANNOTATE, K_TRUE, 0, F(load.filter.no_process)},
+	{"annotate-node", no_argument, 0, OPT_ANNOTATE, K_TRUE, 0, F(load.filter.annotate_node)},
 	{"input-format", required_argument, 0, OPT_INPUT, K_FORMAT, 0, 0},
 	{"symfs", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.symfs)},
 	{"vmlinux", required_argument, 0, OPT_INPUT, K_STR, 0, F(load.sym.vmlinux)},

@@ -5,17 +5,20 @@
 #include "report.h"
 
 static const struct pc_cmd_help help = {
-	"folded", "usage: pmuconv folded FILE [-e EVENT] [-o OUT] [options]\n"
-		  "Write folded stacks (root;...;leaf COUNT, root first; the root is the process\n"
-		  "name) for flamegraph.pl, inferno or speedscope. COUNT is the weight (see\n"
-		  "--weight); the unit is printed on stderr. Events are never mixed: with one\n"
-		  "event (or -e) the stacks go to OUT (default stdout); with several, -o names a\n"
-		  "directory that gets one EVENT.folded file per event.\n"
-		  "  -e, --event EVENT   only this event\n"
-		  "  -o, --output OUT    output file, or directory for several events\n"
-		  "  --annotate-kernel   suffix kernel frames with _[k] (FlameGraph colouring)\n"
-		  "  --no-process        do not put the process name at the root\n" FILTER_HELP
-			  COMMON_INPUT_HELP};
+	"folded",
+	"usage: pmuconv folded FILE [-e EVENT] [-o OUT] [options]\n"
+	"Write folded stacks (root;...;leaf COUNT, root first; the root is the process\n"
+	"name) for flamegraph.pl, inferno or speedscope. COUNT is the weight (see\n"
+	"--weight); the unit is printed on stderr. Events are never mixed: with one\n"
+	"event (or -e) the stacks go to OUT (default stdout); with several, -o names a\n"
+	"directory that gets one EVENT.folded file per event.\n"
+	"  -e, --event EVENT   only this event\n"
+	"  -o, --output OUT    output file, or directory for several events\n"
+	"  --annotate-kernel   suffix kernel frames with _[k] (FlameGraph colouring)\n"
+	"  --no-process        do not put the process name at the root\n"
+	"  --annotate-node     a leaf frame [node N] per data access: the NUMA node of\n"
+	"                      the page it hit (pmuprof --data-addr recordings)\n" FILTER_HELP
+		COMMON_INPUT_HELP};
 
 static int write_one(struct pc_cli *c, const struct pc_agg *a, const char *path)
 {

@@ -95,8 +95,9 @@ static inline uint32_t raw_nu(const struct raw_ent *e)
 }
 /* One (raw stack, IP, status, code page, data page, data node) tally; pages =
  * status | code page << 8 | data page << 16 (enum ps_page, PS_NONE: no data
- * access) | data node << 24 (its index in the node map + 1; 0 unknown, and
- * nodes past the 255th of a map are unknown here). */
+ * access) | data node << 24 (its index in the node map + 1, or without a map
+ * the module's node + 1; 0 unknown, and nodes past the 255th of a map are
+ * unknown here). */
 struct addr_part {
 	uint64_t raw, ip, samples, weight;
 	uint32_t pages, next; /* next part of the same raw stack, index + 1 */
@@ -391,6 +392,8 @@ static int on_sample(struct loader *l, const struct pmuprof_record_header *rec)
 			&l->nodes,
 			pc_nodemap__data_node(&l->nodes, ad->data_phys, ad->data_node1, NULL));
 		node = idx >= 0 && idx < 255 ? (uint32_t)idx + 1 : 0;
+	} else if (dp != PS_NONE) { /* no map: the module's node itself */
+		node = ad->data_node1;
 	}
 	return part_add(l, (uint64_t)raw, s->ip,
 			(ad->addr_status < 8 ? ad->addr_status : 7) |
@@ -639,11 +642,13 @@ static int emit_all(struct loader *l)
 			o->status = (uint8_t)p->pages;
 			o->code_page = (uint8_t)(p->pages >> 8);
 			o->data_page = (uint8_t)(p->pages >> 16);
-			if (p->pages >> 24)
+			if (p->pages >> 24 && l->nodes.numa)
 				o->data_node1 =
 					(uint16_t)(pc_nodemap__node_id(&l->nodes,
 								       (p->pages >> 24) - 1) +
 						   1);
+			else
+				o->data_node1 = (uint16_t)(p->pages >> 24);
 			const struct addr_ent *ae =
 				o->data_page == PS_NONE
 					? NULL

@@ -298,6 +298,48 @@ void pc_set__skip(struct pc_set *s, const char *fmt, ...)
 
 /* ---- the profile builder, a stream consumer ---------------------------- */
 
+/* --annotate-node: the stack out[n] once per data node among the sample's
+ * data accesses, with a leaf pseudo-frame "[node N]" ("[node unknown]" for
+ * an access whose node is unknown); what is left (no data access) is
+ * returned in *samples, *weight for the plain stack. */
+static int add_by_node(struct pc_agg *a, const struct pc_sample *s, uint32_t *out, uint32_t n,
+		       uint64_t *samples, uint64_t *weight)
+{
+	for (uint32_t i = 0; i < s->nr_addr; i++) {
+		const struct pc_addr_part *p = &s->addr[i];
+		uint64_t ns = 0, nw = 0;
+		char name[32];
+		int64_t id;
+		int r, len;
+
+		if (p->data_page == PS_NONE)
+			continue;
+		/* the first part of each node takes every part of that node */
+		bool first = true;
+		for (uint32_t j = 0; j < i && first; j++)
+			first = !(s->addr[j].data_page != PS_NONE &&
+				  s->addr[j].data_node1 == p->data_node1);
+		if (!first)
+			continue;
+		for (uint32_t j = i; j < s->nr_addr; j++)
+			if (s->addr[j].data_page != PS_NONE &&
+			    s->addr[j].data_node1 == p->data_node1) {
+				ns += s->addr[j].samples;
+				nw += s->addr[j].weight;
+			}
+		len = p->data_node1 ? snprintf(name, sizeof(name), "[node %u]", p->data_node1 - 1u)
+				    : snprintf(name, sizeof(name), "[node unknown]");
+		if ((id = pc_strtab__intern(&a->names, name, (size_t)len, PC_FRAME_USER)) < 0)
+			return (int)id;
+		out[n] = (uint32_t)id;
+		if ((r = pc_agg__add(a, out, n + 1, ns, nw)))
+			return r;
+		*samples -= ns < *samples ? ns : *samples;
+		*weight -= nw < *weight ? nw : *weight;
+	}
+	return 0;
+}
+
 int pc_set__consume(void *ctx, const struct pc_sample *s)
 {
 	struct pc_set *set = ctx;
@@ -305,7 +347,7 @@ int pc_set__consume(void *ctx, const struct pc_sample *s)
 	const struct pc_filter *f = set->filter;
 	int mode = f ? f->mode : PC_MODE_ALL;
 	uint32_t nr = s->nr < PC_MAX_FRAMES ? s->nr : PC_MAX_FRAMES, n = 0;
-	uint32_t ids[PC_MAX_FRAMES], out[PC_MAX_FRAMES + 1];
+	uint32_t ids[PC_MAX_FRAMES], out[PC_MAX_FRAMES + 2]; /* + process root, node leaf */
 	bool any = false;
 	int64_t id;
 	int r;
@@ -338,7 +380,10 @@ int pc_set__consume(void *ctx, const struct pc_sample *s)
 		set->acct.filtered += s->samples;
 		return 0;
 	}
-	if ((r = pc_agg__add(a, out, n, s->samples, s->weight)))
+	uint64_t rest_samples = s->samples, rest_weight = s->weight;
+	if (f && f->annotate_node && (r = add_by_node(a, s, out, n, &rest_samples, &rest_weight)))
+		return r;
+	if (rest_samples && (r = pc_agg__add(a, out, n, rest_samples, rest_weight)))
 		return r;
 	a->acct.kept += s->samples;
 	a->acct.weight += s->weight;
@@ -349,5 +394,7 @@ void pc_set__stream(struct pc_set *s, const struct pc_filter *f, struct pc_strea
 {
 	s->filter = f;
 	*st = (struct pc_stream){0};
-	pc_stream__add(st, (struct pc_consumer){.fn = pc_set__consume, .ctx = s});
+	pc_stream__add(st, (struct pc_consumer){.fn = pc_set__consume,
+						.ctx = s,
+						.wants_addr = f && f->annotate_node});
 }

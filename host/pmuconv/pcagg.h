@@ -106,6 +106,7 @@ struct pc_filter {
 	int mode;	    /* enum pc_mode_filter */
 	int weight;	    /* enum pc_weight */
 	bool no_process;    /* omit the process root frame */
+	bool annotate_node; /* a leaf pseudo-frame "[node N]" per data access (pcagg.c) */
 	bool salvage;
 	bool no_demangle;   /* text inputs: keep mangled names (sym_opts has its own) */
 	bool call_graph_fp; /* --call-graph fp: ignore user stack copies (pmuprof input) */
