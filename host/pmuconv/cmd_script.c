@@ -106,7 +106,8 @@ static int sample(void *ctx, const struct pc_rec *r)
 
 int cmd_script(int argc, char **argv)
 {
-	static const struct pc_walk_ops ops = {begin, sample, false, true};
+	static const struct pc_walk_ops ops = {
+		.begin = begin, .sample = sample, .quiet = false, .inline_frames = true};
 	struct pc_cli c;
 	struct script sc = {0};
 	char err[512] = "";

@@ -30,7 +30,7 @@ static int nt_begin(void *ctx, const struct pc_walk_info *info)
 	t->has_map = m && m->numa;
 	t->has_phys = info->has_phys;
 	if (!t->has_map)
-		return 0;
+		return PC_WALK_STOP; /* no section: skip the samples */
 	t->nr_nodes = n;
 	t->nodes = calloc(n, sizeof(*t->nodes));
 	t->node_bytes = calloc(n, sizeof(*t->node_bytes));
@@ -107,7 +107,8 @@ int pc_nodetab__load(struct pc_nodetab *t, const char *path, const struct pc_loa
 	struct ntctx c = {.t = t,
 			  .weight_period = o->filter.weight == PC_WEIGHT_PERIOD,
 			  .mode = o->filter.mode};
-	const struct pc_walk_ops ops = {.begin = nt_begin, .sample = nt_sample, .quiet = true};
+	const struct pc_walk_ops ops = {
+		.begin = nt_begin, .sample = nt_sample, .quiet = true, .no_frames = true};
 
 	char magic[8] = {0};
 	FILE *f;

@@ -129,7 +129,7 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 	}
 	uint32_t nk = s->nr_kstack, nu = s->nr_ustack;
 	const uint64_t *ks = v.kstack, *us = v.ustack;
-	if (v.ucopy && w->unw) { /* the unwound user frames replace the FP walk */
+	if (v.ucopy && w->unw && !w->ops->no_frames) { /* unwound frames replace the FP walk */
 		enum unw_outcome oc;
 		nu = unw__sample(w->unw, &v, w->ubuf, PC_MAX_FRAMES, &oc);
 		us = w->ubuf;
@@ -139,9 +139,13 @@ static int on_record(void *ctx, const struct pmuprof_record_header *rec)
 	/* the sampled IP first, for --dso/--symbol */
 	bool kern = r.kernel_mode;
 	uint64_t ip = s->ip ? s->ip : kern && nk ? v.kstack[0] : !kern && nu ? v.ustack[0] : 0;
+	if (w->ops->no_frames && !f->dso && !f->symbol)
+		return w->ops->sample(w->ctx, &r); /* r.nr = 0: nothing resolved */
 	struct pc_where leaf = pc_where__resolve(w->sym, w->f, r.pid, ip, kern, 0, r.time_ns);
 	if ((f->dso || f->symbol) && !pc_where__match(f, &leaf))
 		return 0;
+	if (w->ops->no_frames)
+		return w->ops->sample(w->ctx, &r);
 	if (!nk && !nu) { /* no stacks recorded: the interrupted IP is the only frame */
 		if (ip)
 			fr[n++] = (struct pc_rec_frame){ip, leaf};
@@ -262,8 +266,11 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 			goto out;
 		}
 	}
-	if (ops->begin && (r = ops->begin(ctx, &info)))
+	if (ops->begin && (r = ops->begin(ctx, &info))) {
+		if (r == PC_WALK_STOP)
+			r = 0;
 		goto out;
+	}
 	r = pmufile__for_each_record(w->f, on_record, w, err, errlen);
 	if (r) {
 		if (!err[0])

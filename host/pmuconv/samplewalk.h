@@ -52,8 +52,10 @@ struct pc_walk_info {
 	struct pc_nodemap *nodes;	      /* the recorded node map (counts lookups) */
 };
 
+#define PC_WALK_STOP 1
 struct pc_walk_ops {
-	/* once, after the file's metadata is read; 0 or a negative errno */
+	/* once, after the file's metadata is read; 0, a negative errno, or
+	 * PC_WALK_STOP: nothing to do, the walk ends there without an error */
 	int (*begin)(void *ctx, const struct pc_walk_info *info);
 	/* each sample the filters keep; 0 or a negative errno (stops the walk) */
 	int (*sample)(void *ctx, const struct pc_rec *r);
@@ -64,6 +66,10 @@ struct pc_walk_ops {
 	 * srcinline.h), before the frame they are inlined in, at its address,
 	 * unless --no-inline: what perf script prints */
 	bool inline_frames;
+	/* the consumer reads no frames: r->nr is 0 and nothing is symbolized
+	 * (except the sampled IP when --dso/--symbol must match it); the mode
+	 * filters (--user-only, --kernel-only) are then the consumer's job */
+	bool no_frames;
 };
 
 /* Walk the pmuprof file at path. Returns 0, or a negative errno with err

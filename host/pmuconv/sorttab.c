@@ -283,7 +283,8 @@ int pc_sorttab__print(FILE *out, const char *path, const struct pc_load_opts *o,
 		      const struct pc_sort_spec *spec, double percent_limit, char *err,
 		      size_t errlen)
 {
-	static const struct pc_walk_ops ops = {begin, sample, true, false};
+	static const struct pc_walk_ops ops = {
+		.begin = begin, .sample = sample, .quiet = true, .inline_frames = false};
 	struct tab *t = calloc(1, sizeof(*t));
 	int r;
 
