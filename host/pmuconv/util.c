@@ -346,7 +346,8 @@ int pc_json_dump(FILE *out, json_t *root)
 
 	if (!root)
 		return -ENOMEM;
-	r = json_dumpf(root, out, JSON_INDENT(1)) || fputc('\n', out) == EOF || ferror(out);
+	r = json_dumpf(root, out, JSON_INDENT(1) | PC_JSON_REALS) || fputc('\n', out) == EOF ||
+	    ferror(out);
 	json_decref(root);
 	return r ? -EIO : 0;
 }

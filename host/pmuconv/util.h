@@ -138,8 +138,12 @@ int pc_parse_u64(const char *s, uint64_t *out);
  * every --json output is. */
 json_t *pc_json_str(const char *s);
 json_t *pc_json_real(double v, int decimals);
-json_t *pc_json_hex(uint64_t v);	   /* "%#llx", as the text prints addresses */
-#define PC_JI(v) ((json_int_t)(v))	   /* a count for json_pack's "I" */
+json_t *pc_json_hex(uint64_t v);   /* "%#llx", as the text prints addresses */
+#define PC_JI(v) ((json_int_t)(v)) /* a count for json_pack's "I" */
+/* Reals at 15 significant digits: every value pc_json_real made (at most
+ * 15 digits, as the text shows it) prints as that decimal, 29.4118 and not
+ * the double's 17-digit 29.411799999999999. */
+#define PC_JSON_REALS JSON_REAL_PRECISION(15)
 int pc_json_dump(FILE *out, json_t *root); /* 0, -ENOMEM (root NULL) or -EIO */
 const char *pc_basename(const char *path);
 /* Replace characters that break a file name ("/", control) for per-event files. */

@@ -893,7 +893,8 @@ static const struct {
 	int decimals;
 	const char *json; /* the JSON text python reads back as the printed value */
 } real_cases[] = {
-	{__LINE__, 29.41176470588, 4, "29.411799999999999"}, /* printf's %.4f: 29.4118 */
+	{__LINE__, 29.41176470588, 4, "29.4118"}, /* printf's %.4f, not the double's 17 digits */
+	{__LINE__, 123456789.123456, 6, "123456789.123456"}, /* 15 digits kept */
 	{__LINE__, 100.0, 4, "100.0"},
 	{__LINE__, 0.00004999, 4, "0.0"},
 	{__LINE__, 2.0, 6, "2.0"},
@@ -904,7 +905,7 @@ static const struct {
 
 static void json_is(json_t *j, const char *want, int line)
 {
-	char *got = json_dumps(j, JSON_ENCODE_ANY);
+	char *got = json_dumps(j, JSON_ENCODE_ANY | PC_JSON_REALS);
 
 	ck_assert_msg(got && !strcmp(got, want), "line %d: got %s, want %s", line, got, want);
 	free(got);
@@ -936,6 +937,14 @@ START_TEST(test_json_str)
 	rewind(f);
 	buf[fread(buf, 1, sizeof(buf) - 1, f)] = 0;
 	ck_assert_str_eq(buf, "{\n \"a\": 1\n}\n");
+	/* reals as the text shows them (PC_JSON_REALS), not 29.411799999999999 */
+	rewind(f);
+	ck_assert_int_eq(pc_json_dump(f, json_pack("{s:o}", "p", pc_json_real(29.41176470588, 4))),
+			 0);
+	fflush(f);
+	rewind(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = 0;
+	ck_assert_str_eq(buf, "{\n \"p\": 29.4118\n}\n");
 	ck_assert_int_eq(pc_json_dump(f, NULL), -ENOMEM);
 	fclose(f);
 	unlink(path);
