@@ -53,6 +53,7 @@ void pp_pebs_init(struct pmu_caps *caps)
 		return;
 	if (boot_cpu_has(X86_FEATURE_PTI)) {
 		caps->pebs = false;
+		caps->pebs_kpti = true;
 		caps->pebs_why =
 			"pmu: PEBS refused: kernel page-table isolation (KPTI) is on, and the CPU "
 			"writes PEBS records through the user page tables too, where a module's "

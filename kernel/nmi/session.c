@@ -20,6 +20,8 @@ void session__fill_info(struct pmuprof_info *info, const struct pmu_caps *caps, 
 	if (privileged)
 		info->flags |= PMUPROF_INFO_PRIVILEGED;
 	info->flags |= PMUPROF_INFO_PID_CPUS;
+	if (caps->pebs_kpti)
+		info->flags |= PMUPROF_INFO_PEBS_KPTI;
 
 	/* The one-CPU TIMER fallback always works; NMI_IPI needs another CPU
 	 * that can come online to send the NMI from (while only one is online,

@@ -44,6 +44,7 @@ struct pmu_caps {
 	bool pebs;	      /* PEBS usable: DS, not MISC_ENABLE-unavailable, v2+, known format */
 	bool pebs_baseline;   /* PERF_CAPABILITIES.PEBS_BASELINE: adaptive PEBS */
 	const char *pebs_why; /* !pebs: why (static); the glue may also clear pebs (KPTI) */
+	bool pebs_kpti;	      /* the glue cleared pebs because KPTI is on */
 	bool any_thread;      /* AnyThread usable: version >= 3, not deprecated (EDX[15]) */
 	bool ds;	      /* CPUID.1:EDX.DS (debug store) */
 	bool hybrid;	      /* CPUID.07H:EDX.Hybrid: status PMUPROF_PMU_HYBRID */

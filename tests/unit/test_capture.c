@@ -101,6 +101,26 @@ START_TEST(test_info_sources)
 }
 END_TEST
 
+/* PEBS present but refused by the glue under KPTI: no PEBS source, and the
+ * flag that lets pmuctl say why (emu_pmu_pebs_kpti). */
+START_TEST(test_info_pebs_kpti)
+{
+	struct pmu_caps c = caps_intel;
+	struct pmuprof_info in;
+
+	c.pebs = true;
+	session__fill_info(&in, &c, 4, 4, true, 4);
+	ck_assert(in.sources & (1u << PMUPROF_SOURCE_PEBS));
+	ck_assert(!(in.flags & PMUPROF_INFO_PEBS_KPTI));
+	c.pebs = false;
+	c.pebs_kpti = true;
+	session__fill_info(&in, &c, 4, 4, true, 4);
+	ck_assert(!(in.sources & (1u << PMUPROF_SOURCE_PEBS)));
+	ck_assert(in.flags & PMUPROF_INFO_PEBS_KPTI);
+	ck_assert(!(info_pmu.flags & PMUPROF_INFO_PEBS_KPTI));
+}
+END_TEST
+
 /* ---- CONFIGURE validation table ------------------------------------------ */
 
 struct vcase {
@@ -1493,9 +1513,9 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("capture");
-	TCase *tc =
-		pp_tcase(s, "session", setup, NULL,
-			 PP_TESTS(test_info_sources, test_validate_normalises, test_state_machine));
+	TCase *tc = pp_tcase(s, "session", setup, NULL,
+			     PP_TESTS(test_info_sources, test_info_pebs_kpti,
+				      test_validate_normalises, test_state_machine));
 	tcase_add_loop_test(tc, test_validate_table, 0, (int)PP_ARRAY_SIZE(vcases));
 
 	pp_tcase(s, "capture", cap_setup, NULL,
