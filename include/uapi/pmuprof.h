@@ -104,7 +104,7 @@ enum pmuprof_cpu_vendor {
 #define PMUPROF_INFO_FULL_WIDTH (1u << 1) /* full-width counter writes */
 #define PMUPROF_INFO_PRIVILEGED (1u << 2) /* opener may see kernel/phys addrs */
 #define PMUPROF_INFO_PID_CPUS	(1u << 3) /* TARGET_PID takes a cpu_mask (-C with -p) */
-#define PMUPROF_INFO_PEBS_KPTI	(1u << 4) /* PEBS present but refused: kernel page-table isolation */
+#define PMUPROF_INFO_PEBS_KPTI	(1u << 4) /* PEBS refused: page-table isolation on */
 
 struct pmuprof_info {
 	__u32 size;		       /* in: sizeof(struct pmuprof_info) */

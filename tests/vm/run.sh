@@ -68,7 +68,9 @@ KMODDIR=$BUILD/guest-kernel/modules-$KVER
 # unpatched QEMU), but those that need a PMU under TCG fail and say why.
 QEMU_PMU=""
 if [ -n "${VM_QEMU:-}" ]; then
+	# taken to carry the series (a build of a development tree of it, say)
 	QEMU=$VM_QEMU
+	QEMU_PMU=$VM_QEMU
 	[ -x "$QEMU" ] || die "VM_QEMU=$QEMU is not an executable"
 elif QEMU_PMU=$(sh "$ROOT/tests/vm/qemu-pmu/build.sh" --path 2>/dev/null); then
 	QEMU=$QEMU_PMU

@@ -69,12 +69,13 @@ static int setup_events(struct session *s, struct record_opts *o)
 		if (ev->source == PMUPROF_SOURCE_PEBS &&
 		    !(in->sources & (1u << PMUPROF_SOURCE_PEBS)) &&
 		    (in->flags & PMUPROF_INFO_PEBS_KPTI)) {
-			pmuctl_err("event '%s' asks for precise sampling (PEBS), which pmuprof "
-				   "refuses here: kernel page-table isolation (KPTI) is on, and the "
-				   "CPU would write PEBS records through the user page tables, where "
-				   "the module's buffers are not mapped; boot with pti=off to use "
-				   "precise events, or drop the :p modifier",
-				   ev->name);
+			pmuctl_err(
+				"event '%s' asks for precise sampling (PEBS), which pmuprof "
+				"refuses here: kernel page-table isolation (KPTI) is on, and the "
+				"CPU would write PEBS records through the user page tables, where "
+				"the module's buffers are not mapped; boot with pti=off to use "
+				"precise events, or drop the :p modifier",
+				ev->name);
 			return -ENODEV;
 		}
 		if (ev->source == PMUPROF_SOURCE_PEBS &&

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Scenario (issue 16, PEBS): the emulated PMU's PEBS (tests/vm/qemu-pmu 0008,
+# pebs=on; docs/TESTING.md "PEBS"), held to the SDM through the MSRs, to
+# Linux perf in the guest, and then pmuprof on it:
+#   - CPUID DS, IA32_MISC_ENABLE PEBS available (BTS not), PERF_CAPABILITIES
+#     record format 3; Linux 6.1 announces "PEBS fmt3+";
+#   - perf record -e r81d0:upp -d (MEM_INST_RETIRED.ALL_LOADS, PEBS) on
+#     tlbrand: every sample at tlbrand's load loop has one exact IP and a
+#     data address inside tlbrand's buffer, and there are as many samples as
+#     the model's loads say (one record per period + 1 loads);
+#   - pmuctl record with MEM_INST_RETIRED:ALL_LOADS:p (host half
+#     emu_pmu_pebs.host.sh: the same checks on pmuconv script's output);
+#   - pmuprof restores IA32_DS_AREA and IA32_PEBS_ENABLE on every CPU after
+#     the session and after rmmod.
+# needs: pmu perf module bin:tlbrand bin:pmuregs bin:pmuctl host:pmuconv
+# kmods: msr
+# cpu: max,vendor=GenuineIntel,family=6,model=94,pmu=on,pmu-insn-totals=on,rdcl-no=on,pebs=on
+# timeout: 420
+
+N=${PEBS_LOADS:-200000}
+P=1009
+
+dmesg >"$RESULTS/boot-dmesg.txt"
+grep -m1 'Performance Events' "$RESULTS/boot-dmesg.txt" >>"$RESULTS/scenario.log"
+grep -q 'PEBS fmt3+' "$RESULTS/boot-dmesg.txt" && pass_check linux-pebs-fmt3 ||
+	fail_check linux-pebs-fmt3 "$(grep -m1 'Performance Events' "$RESULTS/boot-dmesg.txt")"
+
+kmod_load msr
+rdmsr() { # CPU MSR -> decimal value
+	echo $((0x$(pmuregs rdmsr "$1" "$2")))
+}
+misc=$(rdmsr 0 0x1a0)
+caps=$(rdmsr 0 0x345)
+log "IA32_MISC_ENABLE=$misc IA32_PERF_CAPABILITIES=$caps"
+[ $((misc >> 12 & 1)) = 0 ] && [ $((misc >> 11 & 1)) = 1 ] && pass_check misc-enable-pebs ||
+	fail_check misc-enable-pebs "IA32_MISC_ENABLE=$misc: want bit 12 (PEBS unavailable) clear, bit 11 (BTS unavailable) set"
+[ $((caps >> 8 & 15)) = 3 ] && pass_check perf-caps-format3 ||
+	fail_check perf-caps-format3 "IA32_PERF_CAPABILITIES=$caps: PEBS format $((caps >> 8 & 15))"
+
+# The model's user-mode loads on vCPU 1 (emulation-only MSR, emu_pmu_dtlb).
+uloads() { rdmsr 1 0x400000f0; }
+
+# check_samples NAME FILE WL: FILE has lines "IP SYM ADDR" for one run of
+# tlbrand (WL its output); the samples at rand_loads have one IP and an
+# address inside the buffer; their number is the loads / (P + 1).
+check_samples() {
+	name=$1 file=$2 wl=$3
+	start=$(sed -n 's/.* start=\(0x[0-9a-f]*\).*/\1/p' "$wl")
+	span=$(sed -n 's/.* span=\([0-9]*\).*/\1/p' "$wl")
+	[ -n "$start" ] && [ -n "$span" ] || { fail_check "$name-run" "no start/span in $(cat "$wl")"; return; }
+	awk -v s=$((start)) -v n="$span" 'function hex(x,  i, v) {
+			sub(/^0x/, "", x); x = tolower(x); v = 0
+			for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+			return v
+		}
+		$2 == "rand_loads" {
+			a = hex($3); t++; ip[$1]++
+			if (a < s || a >= s + n) bad++
+		}
+		END { for (i in ip) nip++; printf "%d %d %d\n", t, bad, nip }' "$file" >"$RESULTS/$name-summary"
+	set -- $(cat "$RESULTS/$name-summary")
+	log "$name: $1 samples at rand_loads, $2 outside the buffer [$start, +$span), $3 distinct IPs"
+	[ "$1" -gt 0 ] && [ "$2" = 0 ] && pass_check "$name-addr-in-buffer" ||
+		fail_check "$name-addr-in-buffer" "$1 samples at rand_loads, $2 with an address outside [$start, +$span)"
+	[ "$3" = 1 ] && pass_check "$name-exact-ip" || fail_check "$name-exact-ip" "$3 distinct IPs at rand_loads"
+	# N loads in the loop: N / (P + 1) records, give or take the period
+	# the loop's first and last record share with the rest of the program.
+	lo=$((N / (P + 1) - 2))
+	hi=$((N / (P + 1) + 2))
+	[ "$1" -ge $lo ] && [ "$1" -le $hi ] && pass_check "$name-count" ||
+		fail_check "$name-count" "$1 samples at rand_loads, want $lo..$hi for $N loads, period $P"
+}
+
+# ---- Linux perf as the oracle
+taskset -c 0 perf record -q -e r81d0:upp -c $P -d -C 1 -o "$RESULTS/perf.data" -- \
+	taskset -c 1 tlbrand -c 1 -n "$N" 4k >"$RESULTS/wl-perf.txt" 2>"$RESULTS/perf-record.txt" ||
+	fail_check perf-record "perf record: $(tail -n 3 "$RESULTS/perf-record.txt")"
+cat "$RESULTS/wl-perf.txt" >>"$RESULTS/scenario.log"
+perf script -i "$RESULTS/perf.data" -F ip,sym,addr 2>"$RESULTS/perf-script.err" |
+	awk '{ print $2, $3, $1 }' >"$RESULTS/perf-samples.txt"
+head -n 3 "$RESULTS/perf-samples.txt" >>"$RESULTS/scenario.log"
+check_samples perf "$RESULTS/perf-samples.txt" "$RESULTS/wl-perf.txt"
+
+# ---- pmuprof: DS state before, during and after
+ds0=$(rdmsr 0 0x600)
+ds1=$(rdmsr 1 0x600)
+load_module
+cp /usr/local/bin/tlbrand "$RESULTS/"
+taskset -c 0 pmuctl record -e MEM_INST_RETIRED:ALL_LOADS:u:p -c $P --data-addr -q -o "$RESULTS/pebs.pmu" -- \
+	taskset -c 1 tlbrand -c 1 -n "$N" 4k >"$RESULTS/wl-pmuctl.txt" 2>"$RESULTS/rec-pmuctl.txt" ||
+	fail_check pmuctl-record "pmuctl record: $(tail -n 3 "$RESULTS/rec-pmuctl.txt")"
+cat "$RESULTS/wl-pmuctl.txt" "$RESULTS/rec-pmuctl.txt" >>"$RESULTS/scenario.log"
+state() { echo "ds=$(rdmsr "$1" 0x600) pebs_enable=$(rdmsr "$1" 0x3f1)"; }
+[ "$(state 0)" = "ds=$ds0 pebs_enable=0" ] && [ "$(state 1)" = "ds=$ds1 pebs_enable=0" ] &&
+	pass_check ds-restored-after-session ||
+	fail_check ds-restored-after-session "cpu0 $(state 0), cpu1 $(state 1); before: ds $ds0 $ds1"
+unload_module
+[ "$(state 0)" = "ds=$ds0 pebs_enable=0" ] && [ "$(state 1)" = "ds=$ds1 pebs_enable=0" ] &&
+	pass_check ds-restored-after-rmmod ||
+	fail_check ds-restored-after-rmmod "cpu0 $(state 0), cpu1 $(state 1); before: ds $ds0 $ds1"
+exit 0

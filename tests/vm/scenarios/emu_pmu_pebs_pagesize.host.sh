@@ -1,0 +1,3 @@
+#!/bin/sh
+# Host half of emu_pmu_pebs_pagesize: pebs_pagesize's.
+. "$ROOT/tests/vm/scenarios/pebs_pagesize.host.sh"
