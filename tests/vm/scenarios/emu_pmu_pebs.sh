@@ -86,15 +86,12 @@ check_samples() {
 		fail_check "$name-count" "$1 samples at rand_loads, want $lo..$hi for $N loads, period $P"
 }
 
-# ---- Linux perf as the oracle
-# perf uses large PEBS here (many records a PMI, drained when CPU 1 switches
-# tasks): the records of tlbrand's loop are drained when CPU 1 switches away
-# from the exiting tlbrand, which can come after perf record (woken by the
-# exit) has read its buffer for the last time: once in six runs all 198 were
-# lost that way. A shell pinned to CPU 1 waits for tlbrand, so CPU 1 drains
-# them before the command perf waits for exits.
+# ---- Linux perf as the oracle (large PEBS: many records a PMI, drained
+# when CPU 1 switches tasks; with pmu-insn-totals=on, an early version of
+# the model lost every record after Linux's first PEBS_ENABLE toggle in
+# about one run in four)
 taskset -c 0 perf record -q -e r81d0:upp -c $P -d -C 1 -o "$RESULTS/perf.data" -- \
-	taskset -c 1 sh -c "tlbrand -c 1 -n $N 4k; true" >"$RESULTS/wl-perf.txt" 2>"$RESULTS/perf-record.txt" ||
+	taskset -c 1 tlbrand -c 1 -n "$N" 4k >"$RESULTS/wl-perf.txt" 2>"$RESULTS/perf-record.txt" ||
 	fail_check perf-record "perf record: $(tail -n 3 "$RESULTS/perf-record.txt")"
 cat "$RESULTS/wl-perf.txt" >>"$RESULTS/scenario.log"
 perf script -i "$RESULTS/perf.data" -F ip,sym,addr 2>"$RESULTS/perf-script.err" |
