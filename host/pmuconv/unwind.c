@@ -17,11 +17,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "unwind_memo.h"
 #include "util.h"
 
 #define UNW_MAX_MODULES 512	    /* files reported per map set */
 #define UNW_CFI_CACHE	4096	    /* has_cfi() answers kept per map set */
 #define UNW_STACK_SPAN	(64u << 20) /* reads this far above sp count as stack */
+#define UNW_MAX_READS	1024	    /* reads one unwind logs for the memo */
+#define UNW_CHECK_MAX	1024	    /* frames PMUCONV_UNWIND_MEMO=check compares */
 
 /* A file reported in a map set: its separate debug file (find_debuginfo). */
 struct unw_file {
@@ -41,6 +44,7 @@ struct unw_set {
 	 * each answer costs a CFI lookup (an FDE search and a malloc) */
 	uint64_t cfi_pc[UNW_CFI_CACHE]; /* pc + 1; 0: empty */
 	bool cfi_ok[UNW_CFI_CACHE];
+	struct unw_memo *memo; /* unwinds stored by their inputs; NULL: none */
 };
 
 struct unwinder {
@@ -57,9 +61,21 @@ struct unwinder {
 	const struct pmufile_sample_view *v;
 	uint64_t *out;
 	uint32_t nr, max;
-	int stop; /* enum unw_outcome of a stop noticed in a callback, or -1 */
+	uint32_t cap; /* unw__sample's max: out[] entries */
+	int stop;     /* enum unw_outcome of a stop noticed in a callback, or -1 */
 	struct unw_set *set;
-	bool limit; /* the walk filled out[] (a deep stack, cut at max) */
+	bool limit;	  /* the walk filled out[] (a deep stack, cut at max) */
+	bool cfi_stop;	  /* on_frame stopped on a pc without CFI */
+	bool in_frame_pc; /* inside on_frame's dwfl_frame_pc (it unwinds that frame) */
+	/* PMUCONV_UNWIND_MEMO: 0 off, 1 on (default), 2 "check": every
+	 * answer from the memo is unwound again and compared */
+	int memo_mode;
+	uint64_t memo_checked, memo_bad; /* check mode: answers compared, differing */
+	uint64_t memo_hits, memo_misses;
+	/* the sample's memory reads, for the memo (unwind_memo.h) */
+	struct unw_read reads[UNW_MAX_READS];
+	uint32_t nr_reads;
+	bool reads_lost; /* more than UNW_MAX_READS */
 };
 
 static const char *const outcome_names[UNW__NR] = {
@@ -145,6 +161,22 @@ static bool read_image(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 	return false;
 }
 
+/* Log a read for the memo: the frame being unwound is the one on_frame
+ * is asking the pc of (dwfl_frame_pc unwinds it to tell an activation),
+ * else the last one reported (dwfl_getthread_frames unwinds it next). */
+static void log_read(struct unwinder *u, uint64_t addr, uint64_t val, uint32_t src)
+{
+	if (u->nr_reads >= UNW_MAX_READS) {
+		u->reads_lost = true;
+		return;
+	}
+	struct unw_read *r = &u->reads[u->nr_reads++];
+	r->addr = addr;
+	r->val = val;
+	r->src = src;
+	r->frame = u->in_frame_pc ? u->nr : u->nr - 1;
+}
+
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwinder *u = arg;
@@ -153,10 +185,14 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 
 	if (addr >= sp && addr - sp <= (uint64_t)c->valid - 8 && c->valid >= 8) {
 		memcpy(result, u->v->ucopy_stack + (addr - sp), 8);
+		log_read(u, addr, *result, UNW_READ_COPY);
 		return true;
 	}
-	if (read_image(dwfl, addr, result))
+	if (read_image(dwfl, addr, result)) {
+		log_read(u, addr, *result, UNW_READ_IMAGE);
 		return true;
+	}
+	log_read(u, addr, 0, UNW_READ_FAIL);
 	/* above the copy (within a plausible stack): the copy was too small
 	 * or cut short (the NMI copy also stops at a page not present) */
 	if (u->stop < 0)
@@ -321,6 +357,7 @@ static void report_set(struct unwinder *u, struct unw_set *s, size_t lo, size_t 
 		return;
 	}
 	s->attached = true;
+	s->memo = unw_memo__new(s->dwfl); /* NULL: unwinds are not stored */
 }
 
 /* The map set of pid at time t: its latest snapshot at or before t, else
@@ -409,7 +446,10 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool act;
 
-	if (!dwfl_frame_pc(state, &pc, &act))
+	u->in_frame_pc = true;
+	bool ok = dwfl_frame_pc(state, &pc, &act);
+	u->in_frame_pc = false;
+	if (!ok)
 		return DWARF_CB_ABORT;
 	if (u->nr >= u->max) {
 		u->limit = true;
@@ -420,6 +460,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	 * would guess with %rbp, which is not a frame pointer in such code */
 	if (!has_cfi(u->set, act ? pc : pc - 1)) {
 		u->stop = UNW_NO_CFI;
+		u->cfi_stop = true;
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
@@ -447,22 +488,15 @@ static bool in_vdso(struct unwinder *u, struct unw_set *set, const struct pmupro
 	return false;
 }
 
-uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, uint64_t *out,
-		     uint32_t max, enum unw_outcome *oc)
+/* The outcome once the walk is over (or did not run: r < 0). */
+static uint32_t stopped(struct unwinder *u, int r, enum unw_outcome *oc)
 {
+	const struct pmufile_sample_view *v = u->v;
 	const struct pmuprof_sample *s = v->s;
-	struct unw_set *set = get_set(u, (int32_t)s->pid, s->time_ns);
-	int r = -1;
+	struct unw_set *set = u->set;
+	uint64_t *out = u->out;
+	uint32_t max = u->cap;
 
-	u->v = v;
-	u->set = set;
-	u->out = out;
-	u->nr = 0;
-	u->max = max > 1 ? max - 1 : 0; /* room for the truncation mark */
-	u->stop = -1;
-	u->limit = false;
-	if (set && set->dwfl && u->max)
-		r = dwfl_getthread_frames(set->dwfl, s->tid ? (pid_t)s->tid : 1, on_frame, u);
 	/* libdw ends a walk quietly when the return address cannot be read
 	 * (as at the outermost frame): a failed read means it stopped */
 	if (u->stop < 0 && (r == 0 || u->limit)) {
@@ -495,6 +529,90 @@ uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, ui
 	return u->nr;
 }
 
+/* The result of a libdwfl walk that ran (r: dwfl_getthread_frames'),
+ * stored in the map set's memo when it can be (unwind_memo.h). */
+static uint32_t finish(struct unwinder *u, int r, enum unw_outcome *oc)
+{
+	uint32_t frames = u->nr;
+	uint32_t n = stopped(u, r, oc);
+
+	/* stored: walks that ended at a frame (its return address unread,
+	 * undefined or 0) or on a pc without CFI, with a caller found */
+	if (frames >= 2 && !u->limit && !u->reads_lost && (r == 0 || (u->cfi_stop && r > 0))) {
+		struct unw_done d = {
+			.v = u->v,
+			.max = u->cap,
+			.out = u->out,
+			.nr = n,
+			.nr_frames = frames,
+			.last_unwound = r == 0,
+			.oc = (int)*oc,
+			.reads = u->reads,
+			.nr_reads = u->nr_reads,
+		};
+		unw_memo__store(u->set->memo, &d);
+	}
+	return n;
+}
+
+/* PMUCONV_UNWIND_MEMO=check: the memo's answer (out[0, n), outcome moc)
+ * against libdwfl's; libdwfl's is returned, a difference counted. */
+static uint32_t check(struct unwinder *u, uint32_t n, int moc, enum unw_outcome *oc)
+{
+	uint64_t memo[UNW_CHECK_MAX];
+	uint32_t m;
+	int r;
+
+	if (n > UNW_CHECK_MAX)
+		n = UNW_CHECK_MAX; /* compared as far as kept */
+	memcpy(memo, u->out, n * sizeof(*memo));
+	r = dwfl_getthread_frames(u->set->dwfl, u->v->s->tid ? (pid_t)u->v->s->tid : 1, on_frame,
+				  u);
+	m = stopped(u, r, oc);
+	u->memo_checked++;
+	if (m < n || memcmp(memo, u->out, n * sizeof(*memo)) || (int)*oc != moc)
+		u->memo_bad++;
+	return m;
+}
+
+uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, uint64_t *out,
+		     uint32_t max, enum unw_outcome *oc)
+{
+	const struct pmuprof_sample *s = v->s;
+	struct unw_set *set = get_set(u, (int32_t)s->pid, s->time_ns);
+	int r = -1;
+
+	u->v = v;
+	u->set = set;
+	u->out = out;
+	u->nr = 0;
+	u->cap = max;
+	u->max = max > 1 ? max - 1 : 0; /* room for the truncation mark */
+	u->stop = -1;
+	u->limit = false;
+	u->cfi_stop = false;
+	u->nr_reads = 0;
+	u->reads_lost = false;
+	if (set && set->dwfl && u->max) {
+		bool memo = set->memo && u->memo_mode;
+		int moc;
+		uint32_t n = memo ? unw_memo__lookup(set->memo, v, max, out, &moc) : 0;
+		if (n && u->memo_mode == 2)
+			return check(u, n, moc, oc);
+		if (n) {
+			u->memo_hits++;
+			*oc = (enum unw_outcome)moc;
+			return n;
+		}
+		r = dwfl_getthread_frames(set->dwfl, s->tid ? (pid_t)s->tid : 1, on_frame, u);
+		if (memo) {
+			u->memo_misses++;
+			return finish(u, r, oc);
+		}
+	}
+	return stopped(u, r, oc);
+}
+
 struct unwinder *unw__new(const struct pmufile *f, struct symbolizer *sym)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
@@ -505,6 +623,8 @@ struct unwinder *unw__new(const struct pmufile *f, struct symbolizer *sym)
 	u->f = f;
 	u->sym = sym;
 	u->vdso_fd = -1;
+	const char *mm = getenv("PMUCONV_UNWIND_MEMO");
+	u->memo_mode = !mm || !*mm ? 1 : !strcmp(mm, "check") ? 2 : strcmp(mm, "0") != 0;
 	return u;
 }
 
@@ -522,6 +642,18 @@ const char *unw__vdso_symbol(struct unwinder *u, int32_t pid, uint64_t t, uint64
 
 void unw__warn(const struct unwinder *u, const char *path)
 {
+	if (u && u->memo_bad)
+		pc_warn("%s: PMUCONV_UNWIND_MEMO=check: %llu of %llu answers from the unwind memo "
+			"differ from libdwfl's unwind (libdwfl's were used); please report this "
+			"with the recording",
+			path, (unsigned long long)u->memo_bad, (unsigned long long)u->memo_checked);
+	if (u && getenv("PMUCONV_STATS"))
+		fprintf(stderr,
+			"pmuconv: stats: %s: unwind memo: %llu of %llu unwinds answered, %llu "
+			"checked, %llu differing\n",
+			path, (unsigned long long)(u->memo_hits + u->memo_checked),
+			(unsigned long long)(u->memo_hits + u->memo_checked + u->memo_misses),
+			(unsigned long long)u->memo_checked, (unsigned long long)u->memo_bad);
 	if (u && u->vdso_stops)
 		pc_warn("%s: %llu sample(s) stopped in [vdso]: the recording has no image of "
 			"it to unwind through (recorded by a pmuctl older than its VDSO frame); "
@@ -534,6 +666,7 @@ void unw__free(struct unwinder *u)
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->nr_sets; i++) {
+		unw_memo__free(u->sets[i]->memo);
 		if (u->sets[i]->dwfl)
 			dwfl_end(u->sets[i]->dwfl);
 		free(u->sets[i]);

@@ -13,7 +13,9 @@
 #   - the workload's binary deleted after recording: exit 0, its frames not
 #     unwound (stopped / FP fallback counted), the binary named in a warning;
 #   - copies whose size fields are corrupt: those samples skipped with a
-#     message, the others unwound, exit 0.
+#     message, the others unwound, exit 0;
+#   - the unwind memo answers some samples, every answer equal to libdwfl's
+#     own unwind (PMUCONV_UNWIND_MEMO=check), the output the same memo off.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
@@ -82,6 +84,19 @@ if echo "$line" | grep -q "^unwind: *$N user stack copies" && [ -n "$full" ] &&
 	pass report-outcomes
 else
 	fail report-outcomes "header line: '$line'"
+fi
+# the unwind memo (unwind_memo.h) answers repeated stacks, and exactly:
+# with PMUCONV_UNWIND_MEMO=check every answer is unwound again by libdwfl
+# and compared; the output is the same with the memo on, checked and off
+PMUCONV_STATS=1 PMUCONV_UNWIND_MEMO=check "$PMUCONV" folded --weight samples "$W/full.pmu" \
+	>"$W/memo-check.folded" 2>"$W/memo-check.err"
+PMUCONV_UNWIND_MEMO=0 "$PMUCONV" folded --weight samples "$W/full.pmu" >"$W/memo-off.folded" 2>/dev/null
+set -- $(sed -n 's/.*unwind memo: \([0-9]*\) of \([0-9]*\) unwinds answered, \([0-9]*\) checked, \([0-9]*\) differing/\1 \2 \3 \4/p' "$W/memo-check.err")
+if [ "${1:-0}" -gt 0 ] && [ "$2" -eq $N ] && [ "$3" -eq "$1" ] && [ "$4" -eq 0 ] &&
+	cmp -s "$W/full.folded" "$W/memo-check.folded" && cmp -s "$W/full.folded" "$W/memo-off.folded"; then
+	pass unwind-memo-exact
+else
+	fail unwind-memo-exact "stats '${*:-none}' (answered, unwinds, checked, differing); outputs memo on/check/off $(cmp -s "$W/full.folded" "$W/memo-check.folded" && echo same || echo differ) / $(cmp -s "$W/full.folded" "$W/memo-off.folded" && echo same || echo differ); $(grep -v stats: "$W/memo-check.err" | head -2 | tr '\n' '|')"
 fi
 "$PMUCONV" report --call-graph fp "$W/full.pmu" 2>&1 | grep -q '^unwind: .*ignored (--call-graph fp)' &&
 	pass report-fp-option || fail report-fp-option "no 'ignored' line with --call-graph fp"

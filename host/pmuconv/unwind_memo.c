@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Exact memoization of libdwfl unwinds (see unwind_memo.h): the registers
+ * and stack words an unwind depends on, from the CFI rules libdw gives for
+ * its frames' pcs, and the table of stored unwinds keyed by them.
+ */
+#include "unwind_memo.h"
+
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NREGS		 PMUPROF_NR_UREGS /* x86-64 DWARF regs 0-16, libdwfl's frame regs */
+#define REG_RA		 16		  /* DWARF x86-64: the return address (rip) */
+#define RULES_CACHE	 2048		  /* analysed pcs kept, direct-mapped */
+#define MEMO_BUCKETS	 (1u << 14)
+#define MEMO_MAX_ENTRIES (1u << 16) /* stored unwinds per map set, then no more */
+#define MEMO_MAX_WORDS	 256	    /* stack words in one key */
+
+/* What one CFI rule does with a register of the caller's frame. */
+enum rule_kind {
+	RK_UNDEF, /* undefined: not recovered */
+	RK_SAME,  /* same value as in this frame */
+	RK_LOC,	  /* read from memory at an address computed from deps */
+	RK_VAL,	  /* computed from deps, no memory read */
+};
+
+/* The rules at one pc, reduced to which of this frame's registers each
+ * caller register (and the CFA) depends on. */
+struct rules {
+	uint64_t pc1; /* lookup pc + 1; 0: empty slot */
+	bool ok;      /* false: a rule reads memory itself, or an unknown form */
+	uint32_t cfa_deps;
+	uint32_t deps[NREGS];
+	uint8_t kind[NREGS];
+};
+
+struct entry {
+	struct entry *next;
+	uint64_t pc, sp;
+	uint32_t valid, max;
+	uint32_t regs_mask; /* initial registers in the key */
+	uint32_t nr_words, nr_out;
+	int oc;
+	uint64_t regs[NREGS];
+	/* then nr_words (offset, value) pairs, then nr_out results */
+	uint64_t data[];
+};
+
+struct unw_memo {
+	Dwfl *dwfl;
+	struct rules *rules; /* RULES_CACHE, allocated on first store */
+	struct entry **buckets;
+	uint32_t nr_entries;
+	uint64_t hits, stored;
+};
+
+struct unw_memo *unw_memo__new(Dwfl *dwfl)
+{
+	struct unw_memo *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->dwfl = dwfl;
+	m->buckets = calloc(MEMO_BUCKETS, sizeof(*m->buckets));
+	if (!m->buckets) {
+		free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+void unw_memo__free(struct unw_memo *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < MEMO_BUCKETS; i++) {
+		struct entry *e = m->buckets[i];
+		while (e) {
+			struct entry *n = e->next;
+			free(e);
+			e = n;
+		}
+	}
+	free(m->buckets);
+	free(m->rules);
+	free(m);
+}
+
+void unw_memo__stats(const struct unw_memo *m, uint64_t *hits, uint64_t *stored)
+{
+	*hits = m ? m->hits : 0;
+	*stored = m ? m->stored : 0;
+}
+
+/* ---- dependencies of the rules at one pc ------------------------------- */
+
+/* The registers the DWARF expression ops[0, n) names (DW_OP_reg*,
+ * DW_OP_breg*); *cfa: it pushes the CFA; *loc: its value is an address
+ * libdwfl reads (expr_eval's is_location: the last of DW_OP_call_frame_cfa
+ * and DW_OP_stack_value decides). False if it reads memory itself or names
+ * a register beyond the frame's. */
+static bool scan_ops(const Dwarf_Op *ops, size_t n, uint32_t *deps, bool *cfa, bool *loc)
+{
+	*deps = 0;
+	*cfa = *loc = false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned a = ops[i].atom;
+		uint64_t reg = UINT64_MAX;
+
+		if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
+			reg = a - DW_OP_reg0;
+		else if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
+			reg = a - DW_OP_breg0;
+		else if (a == DW_OP_regx || a == DW_OP_bregx)
+			reg = ops[i].number;
+		else if (a == DW_OP_deref || a == DW_OP_deref_size)
+			return false;
+		else if (a == DW_OP_call_frame_cfa)
+			*cfa = *loc = true;
+		else if (a == DW_OP_stack_value)
+			*loc = false;
+		if (reg != UINT64_MAX) {
+			if (reg >= NREGS)
+				return false;
+			*deps |= 1u << reg;
+		}
+	}
+	return true;
+}
+
+/* The CFI libdwfl unwinds pc with (__libdwfl_frame_unwind: .eh_frame
+ * first, then .debug_frame), as a Dwarf_Frame; NULL without. */
+static Dwarf_Frame *frame_at(Dwfl *dwfl, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+
+	if (!mod)
+		return NULL;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+		return fr;
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+		return fr;
+	return NULL;
+}
+
+static void analyse(Dwfl *dwfl, uint64_t pc, struct rules *r)
+{
+	Dwarf_Frame *fr = frame_at(dwfl, pc);
+	Dwarf_Op *ops, mem[3];
+	size_t n;
+	bool signal = false, cfa, loc;
+
+	memset(r, 0, sizeof(*r));
+	r->pc1 = pc + 1;
+	if (!fr)
+		return;
+	/* signal frames restore every register through DW_OP_deref */
+	if (dwarf_frame_info(fr, NULL, NULL, &signal) != REG_RA || signal ||
+	    dwarf_frame_cfa(fr, &ops, &n) || !n || !scan_ops(ops, n, &r->cfa_deps, &cfa, &loc) ||
+	    cfa)
+		goto out;
+	for (int reg = 0; reg < NREGS; reg++) {
+		if (dwarf_frame_register(fr, reg, mem, &ops, &n))
+			goto out;
+		if (!n) {
+			if (ops == mem) {
+				r->kind[reg] = RK_UNDEF;
+			} else if (!ops) {
+				r->kind[reg] = RK_SAME;
+				r->deps[reg] = 1u << reg;
+			} else {
+				goto out;
+			}
+			continue;
+		}
+		if (!scan_ops(ops, n, &r->deps[reg], &cfa, &loc))
+			goto out;
+		if (cfa)
+			r->deps[reg] |= r->cfa_deps;
+		r->kind[reg] = loc ? RK_LOC : RK_VAL;
+	}
+	r->ok = true;
+out:
+	free(fr);
+}
+
+static const struct rules *rules_at(struct unw_memo *m, uint64_t pc)
+{
+	struct rules *r = &m->rules[(size_t)((pc * 0x9e3779b97f4a7c15ull) >> 53) % RULES_CACHE];
+
+	if (r->pc1 != pc + 1)
+		analyse(m->dwfl, pc, r);
+	return r;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static uint32_t bucket(uint64_t pc, uint64_t sp, uint32_t valid, uint32_t max)
+{
+	uint64_t h = (pc * 0x9e3779b97f4a7c15ull) ^ (sp * 0xc2b2ae3d27d4eb4full) ^
+		     ((uint64_t)valid << 32 | max);
+	return (uint32_t)((h * 0x165667b19e3779f9ull) >> 50) % MEMO_BUCKETS;
+}
+
+uint32_t unw_memo__lookup(struct unw_memo *m, const struct pmufile_sample_view *v, uint32_t max,
+			  uint64_t *out, int *oc)
+{
+	const struct pmuprof_sample_ustack *c = v->ucopy;
+	uint64_t pc = c->regs[PMUPROF_UREG_IP], sp = c->regs[PMUPROF_UREG_SP];
+
+	for (const struct entry *e = m->buckets[bucket(pc, sp, c->valid, max)]; e; e = e->next) {
+		if (e->pc != pc || e->sp != sp || e->valid != c->valid || e->max != max ||
+		    e->nr_out > max)
+			continue;
+		bool same = true;
+		for (int i = 0; i < NREGS && same; i++)
+			if (e->regs_mask >> i & 1)
+				same = e->regs[i] == c->regs[i];
+		for (uint32_t i = 0; i < e->nr_words && same; i++) {
+			uint64_t w;
+			memcpy(&w, v->ucopy_stack + e->data[2 * i], 8);
+			same = w == e->data[2 * i + 1];
+		}
+		if (!same)
+			continue;
+		memcpy(out, e->data + 2 * e->nr_words, e->nr_out * sizeof(*out));
+		*oc = e->oc;
+		m->hits++;
+		return e->nr_out;
+	}
+	return 0;
+}
+
+void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
+{
+	const struct pmuprof_sample_ustack *c = d->v->ucopy;
+	uint64_t sp = c->regs[PMUPROF_UREG_SP];
+	uint64_t words[2 * MEMO_MAX_WORDS];
+	uint32_t nr_words = 0, need, k;
+	const struct unw_read *rend = d->reads + d->nr_reads;
+
+	if (m->nr_entries >= MEMO_MAX_ENTRIES || !d->nr_frames || !d->nr || d->nr > d->max)
+		return;
+	if (!m->rules && !(m->rules = calloc(RULES_CACHE, sizeof(*m->rules))))
+		return;
+	/* the registers of the outermost frame the walk's end depends on:
+	 * its return address when libdwfl unwound it (read, undefined or 0
+	 * ends the walk), its pc alone when the walk stopped on it (no CFI) */
+	k = d->nr_frames - 1;
+	need = 1u << REG_RA;
+	if (!d->last_unwound) {
+		if (!k)
+			return; /* the initial frame: nothing was unwound */
+		k--;
+	}
+	/* reads are in frame order: find frame k's last read, then walk down */
+	for (;;) {
+		uint64_t pc = k ? d->out[k] - 1 : d->out[0]; /* no signal frames here */
+		const struct rules *r = rules_at(m, pc);
+		uint32_t caller = need, nloc = 0, j;
+		const struct unw_read *fr, *fe;
+
+		if (!r->ok)
+			return;
+		/* frame k's reads: a run of reads with .frame == k */
+		fe = rend;
+		while (fe > d->reads && fe[-1].frame > k)
+			fe--;
+		fr = fe;
+		while (fr > d->reads && fr[-1].frame == k)
+			fr--;
+		/* this frame's pc: reported, and it chose these rules */
+		need = r->cfa_deps | 1u << REG_RA;
+		for (int reg = 0; reg < NREGS; reg++)
+			if (r->kind[reg] == RK_LOC) {
+				need |= r->deps[reg]; /* the address read: its outcome counts */
+				nloc++;
+			}
+		if ((uint32_t)(fe - fr) != nloc)
+			return; /* a read not made (an unset register), or extra */
+		j = 0;
+		for (int reg = 0; reg < NREGS; reg++) {
+			if (r->kind[reg] == RK_LOC) {
+				const struct unw_read *x = &fr[j++];
+				if (!(caller >> reg & 1) || x->src != UNW_READ_COPY)
+					continue; /* not needed, or fixed by its address */
+				if (nr_words >= MEMO_MAX_WORDS)
+					return;
+				words[2 * nr_words] = x->addr - sp;
+				words[2 * nr_words + 1] = x->val;
+				nr_words++;
+			} else if (caller >> reg & 1) {
+				need |= r->deps[reg];
+			}
+		}
+		rend = fr;
+		if (!k)
+			break;
+		k--;
+	}
+	if (rend != d->reads)
+		return; /* reads before frame 0's: not expected */
+
+	size_t sz = sizeof(struct entry) + (2 * (size_t)nr_words + d->nr) * sizeof(uint64_t);
+	struct entry *e = malloc(sz);
+	if (!e)
+		return;
+	e->pc = c->regs[PMUPROF_UREG_IP];
+	e->sp = sp;
+	e->valid = c->valid;
+	e->max = d->max;
+	e->regs_mask = need;
+	for (int i = 0; i < NREGS; i++)
+		e->regs[i] = need >> i & 1 ? c->regs[i] : 0;
+	e->nr_words = nr_words;
+	e->nr_out = d->nr;
+	e->oc = d->oc;
+	memcpy(e->data, words, 2 * nr_words * sizeof(uint64_t));
+	memcpy(e->data + 2 * nr_words, d->out, d->nr * sizeof(uint64_t));
+	uint32_t b = bucket(e->pc, sp, e->valid, e->max);
+	e->next = m->buckets[b];
+	m->buckets[b] = e;
+	m->nr_entries++;
+	m->stored++;
+}
