@@ -215,22 +215,31 @@ uint32_t unw_memo__lookup(struct unw_memo *m, const struct pmufile_sample_view *
 {
 	const struct pmuprof_sample_ustack *c = v->ucopy;
 	uint64_t pc = c->regs[PMUPROF_UREG_IP], sp = c->regs[PMUPROF_UREG_SP];
+	struct entry **head = &m->buckets[bucket(pc, sp, c->valid, max)];
 
-	for (const struct entry *e = m->buckets[bucket(pc, sp, c->valid, max)]; e; e = e->next) {
+	/* entries of one pc and sp differ in the return addresses of deeper
+	 * frames (a recursion's paths): a hit moves to the front, so the
+	 * walk is short for the stacks that repeat most */
+	for (struct entry **pe = head, *e; (e = *pe); pe = &e->next) {
 		if (e->pc != pc || e->sp != sp || e->valid != c->valid || e->max != max ||
 		    e->nr_out > max)
 			continue;
 		bool same = true;
-		for (int i = 0; i < NREGS && same; i++)
-			if (e->regs_mask >> i & 1)
-				same = e->regs[i] == c->regs[i];
 		for (uint32_t i = 0; i < e->nr_words && same; i++) {
 			uint64_t w;
 			memcpy(&w, v->ucopy_stack + e->data[2 * i], 8);
 			same = w == e->data[2 * i + 1];
 		}
+		for (int i = 0; i < NREGS && same; i++)
+			if (e->regs_mask >> i & 1)
+				same = e->regs[i] == c->regs[i];
 		if (!same)
 			continue;
+		if (pe != head) {
+			*pe = e->next;
+			e->next = *head;
+			*head = e;
+		}
 		memcpy(out, e->data + 2 * e->nr_words, e->nr_out * sizeof(*out));
 		*oc = e->oc;
 		m->hits++;
