@@ -21,6 +21,8 @@
 # results); without it, the newest kept one, else the scenario runs once
 # (sh tests/vm/run.sh --keep dwarf_perf, about a minute under TCG).
 # Prints a markdown table; the target (issue 18) is pmuconv >= 10x perf.
+# A row without the unwind memo (PMUCONV_UNWIND_MEMO=0) shows what it saves,
+# and the line below the table how many unwinds it answered.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
@@ -76,6 +78,12 @@ ns_perf=$("$PERF" script -i "$R/perf.data" --symfs "$R/symfs" -F event 2>/dev/nu
 
 t_fold=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f")
 t_fold_ni=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" --no-inline -q -o "$W/f")
+# the same without the unwind memo: every sample unwound by libdwfl
+export PMUCONV_UNWIND_MEMO=0
+t_fold_nm=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f")
+unset PMUCONV_UNWIND_MEMO
+memo=$(PMUCONV_STATS=1 "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f" 2>&1 |
+	sed -n 's/.*unwind memo: \([0-9]* of [0-9]*\) unwinds answered.*/\1/p')
 t_script=$(best "$PMUCONV" script "$R/pmuprof.pmu" --symfs "$R/symfs" -q)
 t_prep=$(best "$PERF" report --stdio -i "$R/perf.data" --symfs "$R/symfs")
 t_pscr=$(best "$PERF" script -i "$R/perf.data" --symfs "$R/symfs")
@@ -89,7 +97,11 @@ row "pmuconv folded (unwind + inline frames)" "$ns_pmu" "$t_fold" \
 	"$(ratio "$ns_pmu" "$t_fold" "$ns_perf" "$t_prep") / $(ratio "$ns_pmu" "$t_fold" "$ns_perf" "$t_pscr")"
 row "pmuconv folded --no-inline" "$ns_pmu" "$t_fold_ni" \
 	"$(ratio "$ns_pmu" "$t_fold_ni" "$ns_perf" "$t_prep") / $(ratio "$ns_pmu" "$t_fold_ni" "$ns_perf" "$t_pscr")"
+row "pmuconv folded, unwind memo off" "$ns_pmu" "$t_fold_nm" \
+	"$(ratio "$ns_pmu" "$t_fold_nm" "$ns_perf" "$t_prep") / $(ratio "$ns_pmu" "$t_fold_nm" "$ns_perf" "$t_pscr")"
 row "pmuconv script (every sample printed)" "$ns_pmu" "$t_script" \
 	"$(ratio "$ns_pmu" "$t_script" "$ns_perf" "$t_prep") / $(ratio "$ns_pmu" "$t_script" "$ns_perf" "$t_pscr")"
 row "perf report --stdio" "$ns_perf" "$t_prep" "1x / -"
 row "perf script" "$ns_perf" "$t_pscr" "- / 1x"
+echo
+echo "unwind memo: ${memo:-?} samples' unwinds answered (PMUCONV_STATS=1)"

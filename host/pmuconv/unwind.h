@@ -14,6 +14,10 @@
  * [vdso] is reported from the image the recording holds (pmufile.vdso);
  * without one, a sample whose pc is in it stops there (no FP fallback).
  *
+ * Samples whose unwind depends on the same registers and stack words as
+ * one done before get its frames from the map set's memo (unwind_memo.h)
+ * instead of another libdwfl walk: same inputs, same frames.
+ *
  * Each frame's pc must have CFI in a reported module; where it has none,
  * the unwind stops there (no frame-pointer guess) and the stack is marked
  * truncated. A sample whose unwind yields no caller at all falls back to
