@@ -7,16 +7,15 @@
 #include "unwind_memo.h"
 
 #include <dwarf.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NREGS		 PMUPROF_NR_UREGS /* x86-64 DWARF regs 0-16, libdwfl's frame regs */
-#define REG_RA		 16		  /* DWARF x86-64: the return address (rip) */
-#define RULES_CACHE	 2048		  /* analysed pcs kept, direct-mapped */
-#define MEMO_BUCKETS	 (1u << 14)
-#define MEMO_MAX_ENTRIES (1u << 16) /* stored unwinds per map set, then no more */
-#define MEMO_MAX_WORDS	 256	    /* stack words in one key */
+#define NREGS	       PMUPROF_NR_UREGS /* x86-64 DWARF regs 0-16, libdwfl's frame regs */
+#define REG_RA	       16		/* DWARF x86-64: the return address (rip) */
+#define RULES_CACHE    1024		/* analysed pcs kept, direct-mapped */
+#define MEMO_BUCKETS0  64		/* buckets at first; doubled at 2 entries a bucket */
+#define MEMO_MAX_BYTES (32u << 20)	/* stored unwinds per map set, then no more */
+#define MEMO_MAX_WORDS 256		/* stack words in one key */
 
 /* What one CFI rule does with a register of the caller's frame. */
 enum rule_kind {
@@ -50,9 +49,10 @@ struct entry {
 
 struct unw_memo {
 	Dwfl *dwfl;
-	struct rules *rules; /* RULES_CACHE, allocated on first store */
-	struct entry **buckets;
-	uint32_t nr_entries;
+	struct rules *rules;	/* RULES_CACHE, allocated on first store */
+	struct entry **buckets; /* nr_buckets, a power of 2; NULL until a store */
+	uint32_t nr_buckets, nr_entries;
+	size_t bytes; /* of the stored entries */
 	uint64_t hits, stored;
 };
 
@@ -62,13 +62,8 @@ struct unw_memo *unw_memo__new(Dwfl *dwfl)
 
 	if (!m)
 		return NULL;
-	m->dwfl = dwfl;
-	m->buckets = calloc(MEMO_BUCKETS, sizeof(*m->buckets));
-	if (!m->buckets) {
-		free(m);
-		errno = ENOMEM;
-		return NULL;
-	}
+	m->dwfl = dwfl; /* the tables come with the first store (a map set
+			 * per process: most of them see few samples) */
 	return m;
 }
 
@@ -76,7 +71,7 @@ void unw_memo__free(struct unw_memo *m)
 {
 	if (!m)
 		return;
-	for (uint32_t i = 0; i < MEMO_BUCKETS; i++) {
+	for (uint32_t i = 0; i < m->nr_buckets; i++) {
 		struct entry *e = m->buckets[i];
 		while (e) {
 			struct entry *n = e->next;
@@ -207,7 +202,7 @@ static uint32_t bucket(uint64_t pc, uint64_t sp, uint32_t valid, uint32_t max)
 {
 	uint64_t h = (pc * 0x9e3779b97f4a7c15ull) ^ (sp * 0xc2b2ae3d27d4eb4full) ^
 		     ((uint64_t)valid << 32 | max);
-	return (uint32_t)((h * 0x165667b19e3779f9ull) >> 50) % MEMO_BUCKETS;
+	return (uint32_t)((h * 0x165667b19e3779f9ull) >> 32);
 }
 
 uint32_t unw_memo__lookup(struct unw_memo *m, const struct pmufile_sample_view *v, uint32_t max,
@@ -215,7 +210,9 @@ uint32_t unw_memo__lookup(struct unw_memo *m, const struct pmufile_sample_view *
 {
 	const struct pmuprof_sample_ustack *c = v->ucopy;
 	uint64_t pc = c->regs[PMUPROF_UREG_IP], sp = c->regs[PMUPROF_UREG_SP];
-	struct entry **head = &m->buckets[bucket(pc, sp, c->valid, max)];
+	if (!m->nr_buckets)
+		return 0;
+	struct entry **head = &m->buckets[bucket(pc, sp, c->valid, max) & (m->nr_buckets - 1)];
 
 	/* entries of one pc and sp differ in the return addresses of deeper
 	 * frames (a recursion's paths): a hit moves to the front, so the
@@ -248,6 +245,30 @@ uint32_t unw_memo__lookup(struct unw_memo *m, const struct pmufile_sample_view *
 	return 0;
 }
 
+/* Double the bucket table (MEMO_BUCKETS0 at first). False without memory. */
+static bool grow(struct unw_memo *m)
+{
+	uint32_t n = m->nr_buckets ? 2 * m->nr_buckets : MEMO_BUCKETS0;
+	struct entry **b = calloc(n, sizeof(*b));
+
+	if (!b)
+		return false;
+	for (uint32_t i = 0; i < m->nr_buckets; i++) {
+		struct entry *e = m->buckets[i];
+		while (e) {
+			struct entry *next = e->next;
+			uint32_t j = bucket(e->pc, e->sp, e->valid, e->max) & (n - 1);
+			e->next = b[j];
+			b[j] = e;
+			e = next;
+		}
+	}
+	free(m->buckets);
+	m->buckets = b;
+	m->nr_buckets = n;
+	return true;
+}
+
 void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 {
 	const struct pmuprof_sample_ustack *c = d->v->ucopy;
@@ -256,9 +277,11 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 	uint32_t nr_words = 0, need, k;
 	const struct unw_read *rend = d->reads + d->nr_reads;
 
-	if (m->nr_entries >= MEMO_MAX_ENTRIES || !d->nr_frames || !d->nr || d->nr > d->max)
+	if (m->bytes >= MEMO_MAX_BYTES || !d->nr_frames || !d->nr || d->nr > d->max)
 		return;
 	if (!m->rules && !(m->rules = calloc(RULES_CACHE, sizeof(*m->rules))))
+		return;
+	if (m->nr_entries >= 2 * m->nr_buckets && !grow(m))
 		return;
 	/* the registers of the outermost frame the walk's end depends on:
 	 * its return address when libdwfl unwound it (read, undefined or 0
@@ -335,8 +358,9 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 	memcpy(e->data, words, 2 * nr_words * sizeof(uint64_t));
 	memcpy(e->data + 2 * nr_words, d->out, d->nr * sizeof(uint64_t));
 	uint32_t b = bucket(e->pc, sp, e->valid, e->max);
-	e->next = m->buckets[b];
-	m->buckets[b] = e;
+	e->next = m->buckets[b & (m->nr_buckets - 1)];
+	m->buckets[b & (m->nr_buckets - 1)] = e;
 	m->nr_entries++;
+	m->bytes += sz;
 	m->stored++;
 }
