@@ -163,57 +163,15 @@ int pc_stdin_spool(const struct pc_input_buf *in, char *path, size_t pathlen, ch
 	return 0;
 }
 
-static int load_stdin_pmufile(struct pc_set *s, const struct pc_input_buf *in,
-			      const struct pc_load_opts *o, const struct pc_stream *out, char *err,
-			      size_t errlen)
+/* A text input (perf script, stap, folded) from its bytes in `in`. */
+static int load_text(struct pc_set *s, const char *path, const struct pc_input_buf *in, int fmt,
+		     const struct pc_load_opts *o, const struct pc_stream *out, char *err,
+		     size_t errlen)
 {
-	char path[64];
-	int r = pc_stdin_spool(in, path, sizeof(path), err, errlen);
-
-	if (r)
-		return r;
-	r = input_pmufile_load(s, path, &o->filter, &o->sym, out, err, errlen);
-	snprintf(s->acct.source, sizeof(s->acct.source), "-"); /* not the spool's name */
-	return r;
-}
-
-int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
-	    size_t errlen)
-{
-	struct pc_input_buf in;
 	struct pc_filter f = o->filter;
-	struct pc_stream out;
-	int fmt = o->format, r;
+	int r;
 
-	pc_set__stream(s, &o->filter, &out);
-	pc_stream__add(&out, o->also);
-	snprintf(s->acct.source, sizeof(s->acct.source), "%s", path);
-	if (fmt == PC_FMT_PMUPROF && strcmp(path, "-"))
-		return input_pmufile_load(s, path, &o->filter, &o->sym, &out, err, errlen);
-	r = pc_input_buf__open(&in, path, err, errlen);
-	if (r)
-		return r;
-	if (in.len == 0 && fmt != PC_FMT_FOLDED) {
-		pc_input_buf__close(&in);
-		snprintf(err, errlen, "%s: the file is empty (no samples to convert)", path);
-		return -ENODATA;
-	}
-	if (fmt == PC_FMT_AUTO) {
-		fmt = pc_detect_format(in.data, in.len, err, errlen);
-		if (fmt < 0) {
-			pc_input_buf__close(&in);
-			return fmt;
-		}
-	}
-	if (fmt == PC_FMT_PMUPROF) {
-		r = strcmp(path, "-")
-			    ? input_pmufile_load(s, path, &o->filter, &o->sym, &out, err, errlen)
-			    : load_stdin_pmufile(s, &in, o, &out, err, errlen);
-		pc_input_buf__close(&in);
-		return r;
-	}
 	if (f.has_time || f.dso || f.symbol) {
-		pc_input_buf__close(&in);
 		snprintf(err, errlen,
 			 "%s: --time/--dso/--symbol need the recorded sample times and addresses "
 			 "of a pmuprof file; %s input does not carry them (filter with grep, or "
@@ -223,7 +181,6 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 	}
 	if (fmt != PC_FMT_PERFSCRIPT) {
 		if ((f.has_pid || f.comm || f.has_cpu)) {
-			pc_input_buf__close(&in);
 			snprintf(err, errlen,
 				 "%s: --pid/--comm/--cpu need per-sample process and CPU data, "
 				 "which "
@@ -237,16 +194,15 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 	}
 	switch (fmt) {
 	case PC_FMT_PERFSCRIPT:
-		r = input_perfscript_parse(s, in.data, in.len, &f, &out);
+		r = input_perfscript_parse(s, in->data, in->len, &f, out);
 		break;
 	case PC_FMT_STAP:
-		r = input_stap_parse(s, in.data, in.len, &f, &out);
+		r = input_stap_parse(s, in->data, in->len, &f, out);
 		break;
 	default:
-		r = input_folded_parse(s, in.data, in.len, &f, &out);
+		r = input_folded_parse(s, in->data, in->len, &f, out);
 		break;
 	}
-	pc_input_buf__close(&in);
 	if (r) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 		return r;
@@ -255,4 +211,44 @@ int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, ch
 		pc_warn("%s: skipped %llu line(s) that did not parse as %s; first: %s", path,
 			(unsigned long long)s->acct.skipped, s->acct.format, s->acct.first_skip);
 	return pc_set__finish(s);
+}
+
+/* Text is read whole (and its format detected); a named pmuprof file is
+ * opened by libpmufile itself, one on standard input spooled first. */
+int pc_load(struct pc_set *s, const char *path, const struct pc_load_opts *o, char *err,
+	    size_t errlen)
+{
+	struct pc_input_buf in = {0};
+	struct pc_stream out;
+	char spool[64];
+	const char *file = path;
+	int fmt = o->format, r = 0;
+
+	pc_set__stream(s, &o->filter, &out);
+	pc_stream__add(&out, o->also);
+	snprintf(s->acct.source, sizeof(s->acct.source), "%s", path);
+	if (fmt != PC_FMT_PMUPROF || !strcmp(path, "-")) {
+		r = pc_input_buf__open(&in, path, err, errlen);
+		if (r)
+			return r;
+		if (in.len == 0 && fmt != PC_FMT_FOLDED) {
+			snprintf(err, errlen, "%s: the file is empty (no samples to convert)",
+				 path);
+			r = -ENODATA;
+		} else if (fmt == PC_FMT_AUTO &&
+			   (fmt = pc_detect_format(in.data, in.len, err, errlen)) < 0) {
+			r = fmt;
+		} else if (fmt != PC_FMT_PMUPROF) {
+			r = load_text(s, path, &in, fmt, o, &out, err, errlen);
+		} else if (!strcmp(path, "-")) {
+			r = pc_stdin_spool(&in, spool, sizeof(spool), err, errlen);
+			file = spool;
+		}
+		pc_input_buf__close(&in);
+		if (r || fmt != PC_FMT_PMUPROF)
+			return r;
+	}
+	r = input_pmufile_load(s, file, &o->filter, &o->sym, &out, err, errlen);
+	snprintf(s->acct.source, sizeof(s->acct.source), "%s", path); /* not the spool's name */
+	return r;
 }

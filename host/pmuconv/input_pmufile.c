@@ -141,6 +141,7 @@ struct access_ent {
 };
 
 struct loader {
+	const char *path; /* for messages */
 	struct pc_set *set;
 	const struct pc_filter *flt;
 	const struct pc_stream *out;
@@ -701,68 +702,52 @@ static const char *default_unit(uint32_t source)
 	return source == PMUPROF_SOURCE_NMI_IPI || source == PMUPROF_SOURCE_TIMER ? "ns" : "events";
 }
 
-int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *flt,
-		       const struct sym_opts *sym, const struct pc_stream *out, char *err,
-		       size_t errlen)
+/* What the file's header says, into the accounting; its NUMA node map. */
+static void take_header(struct loader *l)
 {
-	struct loader *l = calloc(1, sizeof(*l));
-	struct pc_accounting *ac = &s->acct;
-	int r;
+	struct pc_accounting *ac = &l->set->acct;
+	const struct pmufile *f = l->f;
 
-	if (!l)
-		return -ENOMEM;
-	l->set = s;
-	l->flt = flt;
-	l->out = out;
-	l->want_addr = out->wants_addr;
-	l->want_ids = out->wants_ids;
-	l->tmin = UINT64_MAX;
-	/* STREAM: records are only used inside on_record (everything kept is
-	 * copied), and one read pass beats faulting in the mapping */
-	l->f = pmufile__open(path, PMUFILE_OPEN_STREAM | (flt->salvage ? PMUFILE_OPEN_SALVAGE : 0),
-			     err, errlen);
-	if (!l->f) {
-		r = errno ? -errno : -EINVAL;
-		if (!flt->salvage && !err[0])
-			snprintf(err, errlen, "%s: not a readable pmuprof file", path);
-		goto out;
-	}
-	struct pmufile *f = l->f;
 	pc_nodemap__init(&l->nodes, f->has_numa ? &f->numa : NULL);
 	ac->format = "pmuprof";
 	ac->version = f->version;
-	snprintf(ac->source, sizeof(ac->source), "%s", path);
+	snprintf(ac->source, sizeof(ac->source), "%s", l->path);
 	snprintf(ac->hostname, sizeof(ac->hostname), "%s", f->hdr.hostname);
 	snprintf(ac->kernel, sizeof(ac->kernel), "%s", f->hdr.kernel_release);
 	snprintf(ac->cpu_model, sizeof(ac->cpu_model), "%s", f->hdr.cpu_model_name);
 	ac->cpu_vendor = f->hdr.cpu_vendor;
 	ac->cpu_family = f->hdr.cpu_family;
 	snprintf(ac->cmdline, sizeof(ac->cmdline), "%.511s", f->hdr.cmdline);
-	s->has_cpu = true;
-	s->has_process = !flt->no_process;
+	l->set->has_cpu = true;
+	l->set->has_process = !l->flt->no_process;
 	ac->has_pages = true;
 	ac->has_data_addr = f->hdr.config_flags & PMUPROF_CF_DATA_ADDR;
 	ac->has_code_page = f->hdr.config_flags & PMUPROF_CF_CODE_PAGE;
+}
 
+/* The file's events (those -e keeps) as the set's aggregates, by index. */
+static int take_events(struct loader *l, char *err, size_t errlen)
+{
+	const char *path = l->path;
+	const struct pc_filter *flt = l->flt;
+	const struct pmufile *f = l->f;
 	bool any = false;
+
 	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
 		const struct pmufile_event *ev = &f->events[i];
 		char name[128];
 		snprintf(name, sizeof(name), "%s", ev->name[0] ? ev->name : "event");
 		if (flt->event && strcmp(flt->event, name))
 			continue;
-		if (pc_set__find(s, name)) /* same name twice: keep them apart */
+		if (pc_set__find(l->set, name)) /* same name twice: keep them apart */
 			snprintf(name, sizeof(name), "%.100s#%u", ev->name, ev->index);
-		struct pc_agg *a = pc_set__event(s, name);
-		if (!a) {
-			r = -ENOMEM;
-			goto out;
-		}
+		struct pc_agg *a = pc_set__event(l->set, name);
+		if (!a)
+			return -ENOMEM;
 		if (ev->index >= PMUPROF_MAX_EVENTS) {
-			r = -EBADMSG;
 			snprintf(err, errlen, "%s: event '%s' has index %u (max %d)", path, name,
 				 ev->index, PMUPROF_MAX_EVENTS - 1);
-			goto out;
+			return -EBADMSG;
 		}
 		l->agg[ev->index] = a;
 		any = true;
@@ -785,15 +770,21 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	}
 	if (flt->event && !any) {
 		pmufile__no_event_error(f, path, flt->event, err, errlen);
-		r = -ENOENT;
-		goto out;
+		return -ENOENT;
 	}
-	/* the recorded mappings, as the stream shows them to consumers */
+	return 0;
+}
+
+/* What phase 2 resolves addresses against, from the file: the recorded
+ * mappings (as the stream shows them to consumers), the kernel's symbols
+ * and, unless -g fp, the DWARF unwinder of the stack copies. */
+static int take_maps(struct loader *l)
+{
+	const struct pmufile *f = l->f;
+
 	l->maps = calloc(f->nr_mmaps ? f->nr_mmaps : 1, sizeof(*l->maps));
-	if (!l->maps) {
-		r = -ENOMEM;
-		goto out;
-	}
+	if (!l->maps)
+		return -ENOMEM;
 	for (size_t i = 0; i < f->nr_mmaps; i++) {
 		const struct pmufile_mmap *m = &f->mmaps[i];
 		l->maps[i] = (struct pc_map){
@@ -810,44 +801,44 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 		.file = "[kernel.kallsyms]",
 		.build_id = f->kernel_build_id,
 		.build_id_size = f->kernel_build_id_size <= 20 ? f->kernel_build_id_size : 20};
-	l->sym = sym__new(sym);
-	if (!l->sym) {
-		r = -ENOMEM;
-		goto out;
-	}
 	if (f->kallsyms && f->kallsyms_len)
 		sym__load_kallsyms(l->sym, f->kallsyms, f->kallsyms_len);
-	if (!sym->no_inline && !(l->inl = inl__new(l->sym, sym->no_demangle))) {
-		r = -ENOMEM;
-		goto out;
-	}
-	if (!flt->call_graph_fp) { /* cheap until a sample carries a stack copy */
-		l->unw = unw__new(f, l->sym);
+	if (!l->flt->call_graph_fp) { /* cheap until a sample carries a stack copy */
+		l->unw = unw__new(l->f, l->sym);
 		/* nr_kstack is a u16: a damaged record may claim that many */
 		l->ubuf = malloc((UINT16_MAX + UNW_MAX_USER) * sizeof(*l->ubuf));
-		if (!l->unw || !l->ubuf) {
-			r = -ENOMEM;
-			goto out;
-		}
+		if (!l->unw || !l->ubuf)
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* Phase 1: every record once, into the table of unique raw stacks; then
+ * the pass's totals into the accounting. */
+static int read_samples(struct loader *l, char *err, size_t errlen)
+{
+	const char *path = l->path;
+	const struct pc_filter *flt = l->flt;
+	struct pc_accounting *ac = &l->set->acct;
+	const struct pmufile *f = l->f;
+	int r;
+
 	l->hash = pc_stack_hash_select();
 	l->filter_samples = flt->has_pid || flt->comm || flt->has_cpu || flt->has_time ||
 			    flt->dso || flt->symbol;
 	l->weight_period = flt->weight == PC_WEIGHT_PERIOD;
-	if (pc_htab__grow(&l->raw_index, 4096, raw_hash, l)) {
-		r = -ENOMEM;
-		goto out;
-	}
+	if (pc_htab__grow(&l->raw_index, 4096, raw_hash, l))
+		return -ENOMEM;
 	pc_progress__begin(&l->prog, "reading samples", f->has_trailer ? f->trailer.records : 0);
 	l->prog.bytes = 0;
-	r = pmufile__for_each_record(f, on_record, l, err, errlen);
+	r = pmufile__for_each_record(l->f, on_record, l, err, errlen);
 	pc_progress__end(&l->prog);
 	if (r == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
 	else if (r == -E2BIG)
 		snprintf(err, errlen, "%s: more unique stacks than pmuconv can hold (32 GB)", path);
 	if (r)
-		goto out;
+		return r;
 
 	ac->samples = l->samples;
 	ac->has_lost = true;
@@ -877,20 +868,32 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	if (l->bad)
 		pc_warn("%s: skipped %llu malformed sample record(s); first: %s", path,
 			(unsigned long long)l->bad, ac->first_skip);
+	return 0;
+}
 
-	r = emit_all(l);
+/* Phase 2 into the sample stream: the symbolized stacks, then the data
+ * accesses; the set's totals; the symbolizer's warnings. */
+static int emit_stream(struct loader *l, char *err, size_t errlen)
+{
+	const char *path = l->path;
+	int r = emit_all(l);
+
 	if (!r)
 		r = emit_accesses(l);
 	if (!r)
-		r = pc_set__finish(s);
-	if (r)
+		r = pc_set__finish(l->set);
+	if (r) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
-	if (!r) {
-		sym__warn_binaries(l->sym);
-		unw__warn(l->unw, path);
-		junk_warn(l, path);
+		return r;
 	}
-out:
+	sym__warn_binaries(l->sym);
+	unw__warn(l->unw, path);
+	junk_warn(l, path);
+	return 0;
+}
+
+static void loader_free(struct loader *l)
+{
 	inl__free(l->inl);
 	unw__free(l->unw);
 	free(l->ubuf);
@@ -906,6 +909,48 @@ out:
 	free(l->maps);
 	free(l->acc);
 	free(l);
+}
+
+/* The symbolizer (sym: --symfs, --no-inline...) first, then the file:
+ * header, events, mappings, the records (phase 1), the stream (phase 2). */
+int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *flt,
+		       const struct sym_opts *sym, const struct pc_stream *out, char *err,
+		       size_t errlen)
+{
+	struct loader *l = calloc(1, sizeof(*l));
+	int r = -ENOMEM;
+
+	if (!l)
+		return -ENOMEM;
+	l->path = path;
+	l->set = s;
+	l->flt = flt;
+	l->out = out;
+	l->want_addr = out->wants_addr;
+	l->want_ids = out->wants_ids;
+	l->tmin = UINT64_MAX;
+	if ((l->sym = sym__new(sym)) &&
+	    (sym->no_inline || (l->inl = inl__new(l->sym, sym->no_demangle)))) {
+		/* STREAM: records are only used inside on_record (everything kept
+		 * is copied), and one read pass beats faulting in the mapping */
+		l->f = pmufile__open(
+			path, PMUFILE_OPEN_STREAM | (flt->salvage ? PMUFILE_OPEN_SALVAGE : 0), err,
+			errlen);
+		r = l->f ? 0 : errno ? -errno : -EINVAL;
+		if (l->f)
+			take_header(l);
+		else if (!flt->salvage && !err[0])
+			snprintf(err, errlen, "%s: not a readable pmuprof file", path);
+	}
+	if (!r)
+		r = take_events(l, err, errlen);
+	if (!r)
+		r = take_maps(l);
+	if (!r)
+		r = read_samples(l, err, errlen);
+	if (!r)
+		r = emit_stream(l, err, errlen);
+	loader_free(l);
 	return r;
 }
 #endif
