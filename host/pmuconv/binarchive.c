@@ -8,16 +8,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#ifdef PMUCONV_NO_PMUFILE
-long pc_archive_write(const char *in, const char *out, const struct archive_opts *o, char *err,
-		      size_t errlen)
-{
-	(void)out;
-	(void)o;
-	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", in);
-	return -ENOSYS;
-}
-#else
 #include "lib/pmufile/pmufile.h"
 #include "unwind.h"
 
@@ -299,4 +289,3 @@ out:
 	pmufile__close(h.f);
 	return r ? r : files;
 }
-#endif

@@ -25,16 +25,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#ifdef PMUCONV_NO_PMUFILE
-int perfdata_export(const char *in, const struct pd_export_opts *o, struct pd_export_stats *st,
-		    char *err, size_t errlen)
-{
-	(void)o;
-	(void)st;
-	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", in);
-	return -ENOSYS;
-}
-#else
 #include "lib/pmufile/pmufile.h"
 #include "pmuprof/x86_paging.h"
 #include "pmuprof/x86_pmu_regs.h"
@@ -46,7 +36,7 @@ int perfdata_export(const char *in, const struct pd_export_opts *o, struct pd_ex
 #pragma weak unw__new
 #pragma weak unw__sample
 #pragma weak unw__free
-#define UNW_MAX_USER	 1024 /* user frames exported from an unwind */
+#define UNW_MAX_USER 1024 /* user frames exported from an unwind */
 
 /* The mode bits of IA32_PERFEVTSELx become exclude_user/exclude_kernel;
  * INT and EN are the kernel's (perf's raw config never holds them). */
@@ -583,4 +573,3 @@ out:
 	free(x.threads);
 	return r;
 }
-#endif

@@ -180,11 +180,10 @@ static int load_text(struct pc_set *s, const char *path, const struct pc_input_b
 		return -EINVAL;
 	}
 	if (fmt != PC_FMT_PERFSCRIPT) {
-		if ((f.has_pid || f.comm || f.has_cpu)) {
+		if (f.has_pid || f.comm || f.has_cpu) {
 			snprintf(err, errlen,
 				 "%s: --pid/--comm/--cpu need per-sample process and CPU data, "
-				 "which "
-				 "%s input does not carry",
+				 "which %s input does not carry",
 				 path, pc_format_name(fmt));
 			return -EINVAL;
 		}

@@ -25,35 +25,21 @@
  * addresses would have to coincide exactly).
  */
 #include "inputs.h"
+#include "lib/pmufile/pmufile.h"
 #include "nodemap.h"
+#include "psnames.h"
+#include "srcinline.h"
 #include "textparse.h"
+#include "unwind.h"
 #include "where.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#ifdef PMUCONV_NO_PMUFILE
-int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filter *f,
-		       const struct sym_opts *sym, const struct pc_stream *out, char *err,
-		       size_t errlen)
-{
-	(void)s;
-	(void)f;
-	(void)sym;
-	(void)out;
-	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", path);
-	return -ENOSYS;
-}
-#else
-#include "lib/pmufile/pmufile.h"
-#include "srcinline.h"
-#include "unwind.h"
-#include "psnames.h"
-
-#define KMODE	      1u   /* raw key flag: sample interrupted kernel mode */
-#define UNWOUND	      2u   /* raw key flag: user frames from the DWARF unwinder */
-#define UNW_MAX_USER  1024 /* user frames kept from an unwind */
+#define KMODE	     1u	  /* raw key flag: sample interrupted kernel mode */
+#define UNWOUND	     2u	  /* raw key flag: user frames from the DWARF unwinder */
+#define UNW_MAX_USER 1024 /* user frames kept from an unwind */
 _Static_assert(UNW__NR == PC_ARRAY_SIZE(((struct pc_accounting *)0)->unwind),
 	       "pc_accounting.unwind counts enum unw_outcome");
 
@@ -125,7 +111,7 @@ struct addr_ent {
 
 /* Binaries whose frames were followed by junk return addresses, for the
  * frame-pointer warning (a handful is enough to name the culprits). */
-#define JUNK_BINS     4
+#define JUNK_BINS 4
 struct junk_bin {
 	const char *path;
 	uint64_t samples;
@@ -728,7 +714,6 @@ static void take_header(struct loader *l)
 /* The file's events (those -e keeps) as the set's aggregates, by index. */
 static int take_events(struct loader *l, char *err, size_t errlen)
 {
-	const char *path = l->path;
 	const struct pc_filter *flt = l->flt;
 	const struct pmufile *f = l->f;
 	bool any = false;
@@ -745,7 +730,7 @@ static int take_events(struct loader *l, char *err, size_t errlen)
 		if (!a)
 			return -ENOMEM;
 		if (ev->index >= PMUPROF_MAX_EVENTS) {
-			snprintf(err, errlen, "%s: event '%s' has index %u (max %d)", path, name,
+			snprintf(err, errlen, "%s: event '%s' has index %u (max %d)", l->path, name,
 				 ev->index, PMUPROF_MAX_EVENTS - 1);
 			return -EBADMSG;
 		}
@@ -769,7 +754,7 @@ static int take_events(struct loader *l, char *err, size_t errlen)
 			a->acct.lost = f->stats.event_lost[ev->index];
 	}
 	if (flt->event && !any) {
-		pmufile__no_event_error(f, path, flt->event, err, errlen);
+		pmufile__no_event_error(f, l->path, flt->event, err, errlen);
 		return -ENOENT;
 	}
 	return 0;
@@ -875,7 +860,6 @@ static int read_samples(struct loader *l, char *err, size_t errlen)
  * accesses; the set's totals; the symbolizer's warnings. */
 static int emit_stream(struct loader *l, char *err, size_t errlen)
 {
-	const char *path = l->path;
 	int r = emit_all(l);
 
 	if (!r)
@@ -883,12 +867,12 @@ static int emit_stream(struct loader *l, char *err, size_t errlen)
 	if (!r)
 		r = pc_set__finish(l->set);
 	if (r) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		snprintf(err, errlen, "%s: %s", l->path, strerror(-r));
 		return r;
 	}
 	sym__warn_binaries(l->sym);
-	unw__warn(l->unw, path);
-	junk_warn(l, path);
+	unw__warn(l->unw, l->path);
+	junk_warn(l, l->path);
 	return 0;
 }
 
@@ -953,4 +937,3 @@ int input_pmufile_load(struct pc_set *s, const char *path, const struct pc_filte
 	loader_free(l);
 	return r;
 }
-#endif

@@ -4,48 +4,6 @@
 
 #include <stddef.h>
 
-#ifdef PMUCONV_NO_PMUFILE
-void pc_nodemap__init(struct pc_nodemap *m, const struct pmufile_numa *numa)
-{
-	*m = (struct pc_nodemap){.numa = numa};
-}
-
-int32_t pc_nodemap__data_node(struct pc_nodemap *m, uint64_t phys, unsigned int knode1,
-			      enum pc_node_why *why)
-{
-	(void)phys;
-	m->lookups++;
-	if (knode1) {
-		if (why)
-			*why = PC_NODE_OK;
-		return (int32_t)knode1 - 1;
-	}
-	m->unknown[PC_NODE_NO_MAP]++;
-	if (why)
-		*why = PC_NODE_NO_MAP;
-	return -1;
-}
-
-int32_t pc_nodemap__cpu_node(const struct pc_nodemap *m, uint32_t cpu)
-{
-	(void)m;
-	(void)cpu;
-	return -1;
-}
-
-uint32_t pc_nodemap__nr_nodes(const struct pc_nodemap *m)
-{
-	(void)m;
-	return 0;
-}
-
-int32_t pc_nodemap__node_id(const struct pc_nodemap *m, uint32_t i)
-{
-	(void)m;
-	(void)i;
-	return -1;
-}
-#else
 #include "lib/pmufile/pmufile.h"
 
 void pc_nodemap__init(struct pc_nodemap *m, const struct pmufile_numa *numa)
@@ -93,7 +51,6 @@ int32_t pc_nodemap__node_id(const struct pc_nodemap *m, uint32_t i)
 {
 	return m->numa && i < m->numa->nr_nodes ? m->numa->nodes[i] : -1;
 }
-#endif
 
 int pc_nodemap__node_index(const struct pc_nodemap *m, int32_t node)
 {

@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef PMUCONV_NO_PMUFILE
 #include "lib/pmufile/pmufile.h"
-#endif
 
 struct ntctx {
 	struct pc_nodetab *t;
@@ -38,16 +36,14 @@ static int nt_begin(void *ctx, const struct pc_walk_info *info)
 	if (!t->nodes || !t->node_bytes || !t->node_cpus)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
-		t->nodes[i] = pc_nodemap__node_id(m, i);
-#ifndef PMUCONV_NO_PMUFILE
 		char cpus[512];
 
+		t->nodes[i] = pc_nodemap__node_id(m, i);
 		t->node_bytes[i] = pmufile__numa_node_bytes(m->numa, t->nodes[i]);
 		pmufile__numa_cpulist(m->numa, t->nodes[i], cpus, sizeof(cpus));
 		t->node_cpus[i] = strdup(cpus);
 		if (!t->node_cpus[i])
 			return -ENOMEM;
-#endif
 	}
 	for (uint32_t e = 0; e < info->nr_events && e < PC_WALK_MAX_EVENTS; e++) {
 		struct pc_nodetab_event *ev;

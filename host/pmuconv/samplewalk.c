@@ -5,17 +5,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#ifdef PMUCONV_NO_PMUFILE
-int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct pc_walk_ops *ops,
-		    void *ctx, char *err, size_t errlen)
-{
-	(void)o;
-	(void)ops;
-	(void)ctx;
-	snprintf(err, errlen, "%s: pmuprof data files are not supported by this build", path);
-	return -ENOSYS;
-}
-#else
 #include "lib/pmufile/pmufile.h"
 #include "psnames.h"
 #include "srcinline.h"
@@ -299,4 +288,3 @@ out:
 	free(w);
 	return r;
 }
-#endif

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "lib/pmufile/pmufile.h"
 #include "textparse.h"
 
 const char *pc_where__short_dso(const char *dso)
@@ -22,21 +23,6 @@ bool pc_where__match(const struct pc_filter *f, const struct pc_where *w)
 		return false;
 	return true;
 }
-
-#ifdef PMUCONV_NO_PMUFILE
-struct pc_where pc_where__resolve(struct symbolizer *sym, const struct pmufile *f, int32_t pid,
-				  uint64_t addr, bool kernel, unsigned adj, uint64_t t)
-{
-	(void)sym;
-	(void)f;
-	(void)pid;
-	(void)addr;
-	(void)adj;
-	(void)t;
-	return (struct pc_where){"[unknown]", 9, "[unknown]", PC_FRAME_UNKNOWN, kernel};
-}
-#else
-#include "lib/pmufile/pmufile.h"
 
 struct pc_where pc_where__resolve(struct symbolizer *sym, const struct pmufile *f, int32_t pid,
 				  uint64_t addr, bool kernel, unsigned adj, uint64_t t)
@@ -73,4 +59,3 @@ struct pc_where pc_where__resolve(struct symbolizer *sym, const struct pmufile *
 	w.dso = m->path[0] ? m->path : "//anon";
 	return w;
 }
-#endif

@@ -16,12 +16,12 @@ unit: $(PMUCONV_MKDATA)
 # fuzz_stap.c). Replay binaries (gcc + ASan/UBSan, the shared
 # tests/fuzz/replay_main.c) run the saved corpus in `make check` via
 # tests/suites/fuzz_replay_pmuconv.sh; `make fuzz-pmuconv [FUZZ_TIME=60]`
-# fuzzes with clang's libFuzzer. pmuprof-file parsing is not part of these
-# targets (-DPMUCONV_NO_PMUFILE); the lib/pmufile fuzzer covers it.
+# fuzzes with clang's libFuzzer. They feed the text parsers only; lib/pmufile
+# is linked in as in pmuconv (its own fuzzer covers pmuprof-file parsing).
 PMUCONV_FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
-PMUCONV_FUZZ_SRCS := $(PMUCONV_CORE_SRCS)
-PMUCONV_FUZZ_FLAGS := -O1 -g $(WARN) -std=gnu11 $(CPPFLAGS_COMMON) -DPMUCONV_NO_PMUFILE
+PMUCONV_FUZZ_SRCS := $(PMUCONV_CORE_SRCS) $(PMUFILE_SRCS)
+PMUCONV_FUZZ_FLAGS := -O1 -g $(WARN) -std=gnu11 $(CPPFLAGS_COMMON)
 PMUCONV_REPLAYS := $(BUILD)/tests/fuzz/replay_perfscript $(BUILD)/tests/fuzz/replay_stap
 
 $(BUILD)/tests/fuzz/replay_perfscript: tests/fuzz/fuzz_perfscript.c tests/fuzz/replay_main.c \
