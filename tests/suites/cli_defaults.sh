@@ -8,31 +8,21 @@
 # needs no module (event names, -C, -p, COMMAND) before looking for it, so
 # this host (no module: never loaded here) hears about the real mistake.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
-PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
-PMUCTL=${PMUCTL:-$BUILD/bin/pmuctl}
+S=cli_defaults
+. "$(dirname "$0")/lib/hostsuite.sh"
 FIX=$ROOT/tests/data/pmufile/real-syscall-heavy.pmu
 VER=$(cat "$ROOT/VERSION")
-ok() { echo "PASS: cli_defaults/$1"; }
-ko() { echo "FAIL: cli_defaults/$1 ($2)"; }
-for b in "$PMUCONV" "$PMUCTL"; do
-	if [ ! -x "$b" ]; then
-		echo "FAIL: cli_defaults (no $b; run make)"
-		exit 0
-	fi
-done
-D=$(mktemp -d "${TMPDIR:-/tmp}/cli_defaults.XXXXXX")
-trap 'rm -rf "$D"' EXIT
+suite_setup "$PMUCONV" "$PMUCTL" || exit 0
+D=$W
 cd "$D" || exit 1
 
 # --version: the release in VERSION
 v=$("$PMUCONV" --version 2>&1 | head -c 200)
-[ "$v" = "pmuconv $VER" ] && ok pmuconv-version || ko pmuconv-version "got '$v', want 'pmuconv $VER'"
+[ "$v" = "pmuconv $VER" ] && pass pmuconv-version || fail pmuconv-version "got '$v', want 'pmuconv $VER'"
 v=$("$PMUCTL" --version 2>&1 | head -c 200)
 case $v in
-"pmuctl $VER (pmuprof ABI "*) ok pmuctl-version ;;
-*) ko pmuctl-version "got '$v', want 'pmuctl $VER (pmuprof ABI N)'" ;;
+"pmuctl $VER (pmuprof ABI "*) pass pmuctl-version ;;
+*) fail pmuctl-version "got '$v', want 'pmuctl $VER (pmuprof ABI N)'" ;;
 esac
 
 # no FILE and no pmuprof.data here: a clear message, usage exit code
@@ -40,9 +30,9 @@ for cmd in report folded pagesize diff; do
 	"$PMUCONV" $cmd >out.txt 2>err.txt
 	rc=$?
 	if [ $rc -eq 2 ] && grep -q "no input file given and no pmuprof.data.* in the current directory" err.txt; then
-		ok "no-default-$cmd"
+		pass "no-default-$cmd"
 	else
-		ko "no-default-$cmd" "exit $rc: $(head -c 200 err.txt)"
+		fail "no-default-$cmd" "exit $rc: $(head -c 200 err.txt)"
 	fi
 done
 
@@ -51,41 +41,41 @@ cp "$FIX" pmuprof.data
 "$PMUCONV" report pmuprof.data >want.txt 2>/dev/null
 "$PMUCONV" report >got.txt 2>/dev/null
 rc=$?
-[ $rc -eq 0 ] && [ -s want.txt ] && cmp -s want.txt got.txt && ok default-report ||
-	ko default-report "exit $rc; $(diff want.txt got.txt | head -n 3 | tr '\n' ' ')"
+[ $rc -eq 0 ] && [ -s want.txt ] && cmp -s want.txt got.txt && pass default-report ||
+	fail default-report "exit $rc; $(diff want.txt got.txt | head -n 3 | tr '\n' ' ')"
 "$PMUCONV" folded pmuprof.data >want.txt 2>/dev/null
-"$PMUCONV" folded >got.txt 2>/dev/null && cmp -s want.txt got.txt && ok default-folded ||
-	ko default-folded "$(diff want.txt got.txt | head -n 3 | tr '\n' ' ')"
+"$PMUCONV" folded >got.txt 2>/dev/null && cmp -s want.txt got.txt && pass default-folded ||
+	fail default-folded "$(diff want.txt got.txt | head -n 3 | tr '\n' ' ')"
 # diff: pmuprof.data.old (A) against pmuprof.data (B)
 cp "$FIX" pmuprof.data.old
 "$PMUCONV" diff pmuprof.data.old pmuprof.data >want.txt 2>/dev/null
 "$PMUCONV" diff >got.txt 2>/dev/null && [ -s want.txt ] && cmp -s want.txt got.txt &&
-	grep -q '^A: pmuprof.data.old' got.txt && grep -q '^B: pmuprof.data:' got.txt && ok default-diff ||
-	ko default-diff "$(head -n 2 got.txt | tr '\n' ' ')"
+	grep -q '^A: pmuprof.data.old' got.txt && grep -q '^B: pmuprof.data:' got.txt && pass default-diff ||
+	fail default-diff "$(head -n 2 got.txt | tr '\n' ' ')"
 
 # `-`: standard input, piped and redirected; only the source line differs
 "$PMUCONV" report pmuprof.data 2>/dev/null | sed 1d >want.txt
 cat pmuprof.data | "$PMUCONV" report - >got.txt 2>/dev/null
 if head -n 1 got.txt | grep -q '^source: *- (pmuprof' && sed 1d got.txt | cmp -s want.txt -; then
-	ok stdin-pipe-pmu
+	pass stdin-pipe-pmu
 else
-	ko stdin-pipe-pmu "$(head -n 1 got.txt) $(sed 1d got.txt | diff want.txt - | head -n 3 | tr '\n' ' ')"
+	fail stdin-pipe-pmu "$(head -n 1 got.txt) $(sed 1d got.txt | diff want.txt - | head -n 3 | tr '\n' ' ')"
 fi
-"$PMUCONV" report - <pmuprof.data 2>/dev/null | sed 1d | cmp -s want.txt - && ok stdin-redirect-pmu ||
-	ko stdin-redirect-pmu "differs from the file's report"
+"$PMUCONV" report - <pmuprof.data 2>/dev/null | sed 1d | cmp -s want.txt - && pass stdin-redirect-pmu ||
+	fail stdin-redirect-pmu "differs from the file's report"
 # a cut .pmu on stdin: the strict error, and --salvage
 head -c 5000 pmuprof.data | "$PMUCONV" report - >out.txt 2>err.txt
 rc=$?
-[ $rc -ne 0 ] && grep -q 'truncated' err.txt && ok stdin-cut-strict ||
-	ko stdin-cut-strict "exit $rc: $(head -c 200 err.txt)"
+[ $rc -ne 0 ] && grep -q 'truncated' err.txt && pass stdin-cut-strict ||
+	fail stdin-cut-strict "exit $rc: $(head -c 200 err.txt)"
 head -c 5000 pmuprof.data | "$PMUCONV" report --salvage - >out.txt 2>/dev/null &&
-	grep -q '^samples: ' out.txt && ok stdin-cut-salvage || ko stdin-cut-salvage "no report"
+	grep -q '^samples: ' out.txt && pass stdin-cut-salvage || fail stdin-cut-salvage "no report"
 # text on stdin still works, and empty stdin says so
 printf 'main;work 3\n' | "$PMUCONV" folded - >got.txt 2>/dev/null
-[ "$(cat got.txt)" = "main;work 3" ] && ok stdin-text || ko stdin-text "got '$(cat got.txt)'"
+[ "$(cat got.txt)" = "main;work 3" ] && pass stdin-text || fail stdin-text "got '$(cat got.txt)'"
 "$PMUCONV" report - </dev/null >out.txt 2>err.txt
 rc=$?
-[ $rc -ne 0 ] && grep -q 'empty' err.txt && ok stdin-empty || ko stdin-empty "exit $rc: $(cat err.txt)"
+[ $rc -ne 0 ] && grep -q 'empty' err.txt && pass stdin-empty || fail stdin-empty "exit $rc: $(cat err.txt)"
 
 # pmuctl record: mistakes named before the (missing) module
 pre() {
@@ -95,9 +85,9 @@ pre() {
 	_rc=$?
 	if [ $_rc -eq 1 ] && grep -q -- "$_pat" out.txt && [ "$(grep -c . out.txt)" -eq 1 ] &&
 		[ ! -e "$D/x.pmu" ]; then
-		ok "record-$_name"
+		pass "record-$_name"
 	else
-		ko "record-$_name" "exit $_rc: $(head -c 300 out.txt)"
+		fail "record-$_name" "exit $_rc: $(head -c 300 out.txt)"
 	fi
 }
 pre unknown-event "unknown event 'cyclez'" -e cyclez -a
@@ -108,8 +98,8 @@ pre no-command "cannot run 'no-such-program-x': No such file or directory" -- no
 # -C together with -p or COMMAND is accepted (the module is what is missing)
 "$PMUCTL" record -C 0 -o "$D/x.pmu" -- true >out.txt 2>&1
 if [ -e /dev/pmuprof ] || grep -q 'module is not loaded' out.txt; then
-	ok record-C-with-command
+	pass record-C-with-command
 else
-	ko record-C-with-command "$(head -c 300 out.txt)"
+	fail record-C-with-command "$(head -c 300 out.txt)"
 fi
 exit 0

@@ -30,35 +30,14 @@
 #   - the binary stripped, its debug info in a build-id debug directory
 #     (--buildid-dir): the same inline frames.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
+S=dwarf_inline
+. "$(dirname "$0")/lib/hostsuite.sh"
 PERF=${PERF:-perf}
-PTSNAP=${PTSNAP:-$BUILD/bin/ptsnap}
 WORK=${CXXWORK:-$BUILD/tests/cxxwork}
 SRC=$ROOT/tests/tools/ptsnap/cxxwork.cc
 N=300
-export LC_ALL=C
-
-for need in "$PMUCONV" "$PTSNAP" "$WORK"; do
-	if [ ! -x "$need" ]; then
-		echo "FAIL: dwarf_inline/setup (no $need; run make all unit)"
-		exit 0
-	fi
-done
-W=$(mktemp -d "${TMPDIR:-/tmp}/dwarf_inline.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-mkdir -p "$W/bin"
-cp "$WORK" "$W/bin/cxxwork"
-
-pass() { echo "PASS: dwarf_inline/$1"; }
-fail() { echo "FAIL: dwarf_inline/$1 ($2)"; }
-
-# share: the samples of folded file $1 on lines matching ERE $2, as "k n"
-share() {
-	awk -v re="$2" '{ n += $NF } $0 ~ re { k += $NF } END { printf "%d %d\n", k, n }' "$1"
-}
+suite_setup "$PMUCONV" "$PTSNAP" "$WORK" || exit 0
+mkdir -p "$W/bin" && cp "$WORK" "$W/bin/cxxwork"
 
 START='cxxwork;_start;__libc_start_main[^;]*;__libc_start_call_main;main'
 RUN='unsigned long pmu::run<pmu::(Mix|Fold)>\(unsigned long\)'
@@ -70,11 +49,7 @@ KNOWN="^$START(;$RUN(;$APPLY;hot_mix)?|;$CLOCK(;[^;[]+)*)? [0-9]+\$"
 MIX="^$START;unsigned long pmu::run<pmu::Mix>\\(unsigned long\\);pmu::Mix::apply\\(unsigned long, unsigned long\\);hot_mix [0-9]+\$"
 ANYINL="^$START;$RUN;$APPLY;hot_mix [0-9]+\$"
 
-if ! "$PTSNAP" -o "$W/cxx.pmu" -n $N -- "$W/bin/cxxwork" >"$W/rec.log" 2>&1; then
-	fail record "$(tail -1 "$W/rec.log")"
-	exit 0
-fi
-"$PMUCONV" folded --weight samples "$W/cxx.pmu" >"$W/inl.folded" 2>"$W/inl.err"
+snap_folded "$W/cxx.pmu" "$W/inl.folded" cxxwork
 rc=$?
 set -- $(share "$W/inl.folded" "$KNOWN")
 k=$1

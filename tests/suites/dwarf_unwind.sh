@@ -17,28 +17,12 @@
 #   - the unwind memo answers some samples, every answer equal to libdwfl's
 #     own unwind (PMUCONV_UNWIND_MEMO=check), the output the same memo off.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
-PTSNAP=${PTSNAP:-$BUILD/bin/ptsnap}
+S=dwarf_unwind
+. "$(dirname "$0")/lib/hostsuite.sh"
 WORK=${NOFPWORK:-$BUILD/tests/nofpwork}
 N=400
-export LC_ALL=C
-
-for need in "$PMUCONV" "$PTSNAP" "$WORK"; do
-	if [ ! -x "$need" ]; then
-		echo "FAIL: dwarf_unwind/setup (no $need; run make all unit)"
-		exit 0
-	fi
-done
-W=$(mktemp -d "${TMPDIR:-/tmp}/dwarf_unwind.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-mkdir -p "$W/bin"
-cp "$WORK" "$W/bin/nofpwork"
-
-pass() { echo "PASS: dwarf_unwind/$1"; }
-fail() { echo "FAIL: dwarf_unwind/$1 ($2)"; }
+suite_setup "$PMUCONV" "$PTSNAP" "$WORK" || exit 0
+mkdir -p "$W/bin" && cp "$WORK" "$W/bin/nofpwork"
 
 # the known call paths, below the process root frame
 START='nofpwork;_start;__libc_start_main[^;]*;__libc_start_call_main;main'
@@ -46,17 +30,8 @@ V='(\.[a-z0-9_.]+)?' # GCC's clone suffixes (.constprop.0, .part.0)
 KNOWN="^$START(;phase_a$V(;walk$V(;leaf$V)?)?|;sort_phase$V(;qsort[^;]*(;[^;[]+)*)?)? [0-9]+\$"
 CMPPATH="^$START;sort_phase$V;qsort[^;]*(;[^;[]+)*;cmp$V [0-9]+\$"
 
-# share: the samples of folded file $1 on lines matching ERE $2, as "k n"
-share() {
-	awk -v re="$2" '{ n += $NF } $0 ~ re { k += $NF } END { printf "%d %d\n", k, n }' "$1"
-}
-
 # ---- the full recording --------------------------------------------------
-if ! "$PTSNAP" -o "$W/full.pmu" -n $N -- "$W/bin/nofpwork" >"$W/rec.log" 2>&1; then
-	fail record "$(tail -1 "$W/rec.log")"
-	exit 0
-fi
-"$PMUCONV" folded --weight samples "$W/full.pmu" >"$W/full.folded" 2>"$W/full.err"
+snap_folded "$W/full.pmu" "$W/full.folded" nofpwork
 rc=$?
 set -- $(share "$W/full.folded" "$KNOWN")
 if [ $rc -eq 0 ] && [ "$2" -eq $N ] && [ $(($1 * 100)) -ge $((95 * N)) ]; then
