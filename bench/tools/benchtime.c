@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/tools/common.h"
+
 static double now(void)
 {
 	struct timespec ts;
@@ -60,12 +62,8 @@ int main(int argc, char **argv)
 		case 'l':
 			label = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
+		default: /* -h, or an option it does not know */
+			return tt_usage(opt, usage);
 		}
 	}
 	if (optind >= argc) {

@@ -136,12 +136,8 @@ int main(int argc, char **argv)
 		case 'u':
 			unknown = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
+		default: /* -h, or an option it does not know */
+			return tt_usage(opt, usage);
 		}
 	}
 	if (!out || optind != argc || !mb || !depth || depth > 256 || !nstacks) {

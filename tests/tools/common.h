@@ -22,6 +22,13 @@
 /* "EINVAL" for EINVAL, "OK" for 0, "E?" when unknown; and back (-1). */
 const char *tt_errname(int err);
 int tt_errnum(const char *name);
+/* getopt's -h or an unknown option (opt): usage() on stdout and exit status
+ * 0, or on stderr and 2 (a bad command line). */
+static inline int tt_usage(int opt, void (*usage)(FILE *))
+{
+	usage(opt == 'h' ? stdout : stderr);
+	return opt == 'h' ? 0 : 2;
+}
 /* xorshift64*: deterministic per seed, so a failure can be replayed. */
 static inline uint64_t tt_rnd(uint64_t *s)
 {

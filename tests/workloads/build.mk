@@ -6,3 +6,4 @@ WORKLOAD_BINS := $(addprefix $(BUILD)/guest/,$(WORKLOADS))
 GUEST_BINS += $(WORKLOAD_BINS)
 $(WORKLOAD_BINS): $(BUILD)/guest/%: tests/workloads/%.c tests/workloads/wl_common.h
 	$(workload)
+$(BUILD)/guest/numaplace: tests/tools/common.h # tt_usage

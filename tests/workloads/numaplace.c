@@ -37,6 +37,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "tests/tools/common.h"
 #include "wl_common.h"
 
 #define SZ_2M	   (2UL << 20)
@@ -267,12 +268,8 @@ int main(int argc, char **argv)
 		case 'u':
 			unit = wl_num("numaplace", "ACCESSES_PER_UNIT", optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
+		default: /* -h, or an option it does not know */
+			return tt_usage(opt, usage);
 		}
 	}
 	if (span_mb == 0 || (span_mb & (span_mb - 1)) || span_mb > 256 || unit == 0 ||

@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "lib/pmufile/pmufile.h"
+#include "tests/tools/common.h"
 
 #define MAX_BUFS  8
 #define MAX_KMAP  4096
@@ -483,12 +484,8 @@ int main(int argc, char **argv)
 		case 'K':
 			min_kernel = strtoull(optarg, NULL, 0);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
+		default: /* -h, or an option it does not know */
+			return tt_usage(opt, usage);
 		}
 	}
 	if (optind + 1 != argc || !wl) {
