@@ -44,6 +44,19 @@ check() {
 	fi
 }
 
+# check_log SUB LOG CMD ARGS...: CMD's output into LOG; pass/fail SUB by its
+# exit status, a fail quoting LOG's first two FAIL lines.
+check_log() {
+	_sub=$1
+	_log=$2
+	shift 2
+	if "$@" >"$_log" 2>&1; then
+		pass_check "$_sub"
+	else
+		fail_check "$_sub" "$(grep FAIL "$_log" | head -n 2 | tr '\n' ' ')"
+	fi
+}
+
 host_done() {
 	exit $_host_failed
 }

@@ -4,18 +4,9 @@
 . "$ROOT/tests/vm/lib/host.sh"
 VERIFY=$BUILD/tests/pmuctl-verify
 [ -x "$VERIFY" ] || fail "$VERIFY not built (make guest-bins)"
-for f in sigINT sigTERM; do
-	if "$VERIFY" "$RESULTS/$f.pmu" >"$RESULTS/verify-$f.txt" 2>&1; then
-		pass_check "$f-file-complete"
-	else
-		fail_check "$f-file-complete" "$(grep FAIL "$RESULTS/verify-$f.txt" | head -n 2 | tr '\n' ' ')"
-	fi
+for f in sigINT sigTERM cmdint; do
+	check_log "$f-file-complete" "$RESULTS/verify-$f.txt" "$VERIFY" "$RESULTS/$f.pmu"
 done
-if "$VERIFY" "$RESULTS/cmdint.pmu" >"$RESULTS/verify-cmdint.txt" 2>&1; then
-	pass_check cmdint-file-complete
-else
-	fail_check cmdint-file-complete "$(grep FAIL "$RESULTS/verify-cmdint.txt" | head -n 2 | tr '\n' ' ')"
-fi
 # The SIGKILLed file: refused as truncated, and --salvage reads its samples.
 "$BUILD/bin/pmuconv" report "$RESULTS/killed.pmu" >"$RESULTS/killed-strict.txt" 2>&1
 rc=$?

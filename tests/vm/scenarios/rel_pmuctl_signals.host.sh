@@ -6,11 +6,7 @@
 RELCHECK=$BUILD/tests/relcheck
 [ -x "$RELCHECK" ] || fail "$RELCHECK not built (make guest-bins)"
 for f in hup pipe; do
-	if "$RELCHECK" "$RESULTS/$f.pmu" >"$RESULTS/relcheck-$f.txt" 2>&1; then
-		pass_check "$f-file-complete-exact"
-	else
-		fail_check "$f-file-complete-exact" "$(grep FAIL "$RESULTS/relcheck-$f.txt" | head -n 2 | tr '\n' ' ')"
-	fi
+	check_log "$f-file-complete-exact" "$RESULTS/relcheck-$f.txt" "$RELCHECK" "$RESULTS/$f.pmu"
 done
 for f in killed full; do
 	if [ ! -s "$RESULTS/$f.pmu" ]; then
