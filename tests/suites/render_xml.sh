@@ -350,25 +350,21 @@ else
 fi
 
 # ---- 7. the script parses ------------------------------------------------------------
-if command -v node >/dev/null 2>&1 && [ -f "$W/tree/cycles.svg" ]; then
-	xp "$W/tree/cycles.svg" 'string(//*[local-name()="script"])' >"$W/flame.js"
-	if err=$(node --check "$W/flame.js" 2>&1); then
-		pass "script/syntax"
+# js_check NAME DOC OUT: DOC's inline script (an SVG's or an HTML page's) into
+# OUT, checked by node --check
+js_check() {
+	if command -v node >/dev/null 2>&1 && [ -f "$2" ]; then
+		xp "$2" 'string(//*[local-name()="script"])' >"$3"
+		if err=$(node --check "$3" 2>&1); then
+			pass "$1"
+		else
+			fail "$1" "$(printf '%s' "$err" | head -n 3 | tr '\n' ' ')"
+		fi
 	else
-		fail "script/syntax" "$(printf '%s' "$err" | head -n 3 | tr '\n' ' ')"
+		unmet "$1" "node not installed"
 	fi
-else
-	unmet "script/syntax" "node not installed"
-fi
+}
+js_check script/syntax "$W/tree/cycles.svg" "$W/flame.js"
 # the HTML page's script: flame.js followed by report.js
-if command -v node >/dev/null 2>&1 && [ -f "$W/rec.html" ]; then
-	xp "$W/rec.html" 'string(//*[local-name()="script"])' >"$W/page.js"
-	if err=$(node --check "$W/page.js" 2>&1); then
-		pass "script/html_page_syntax"
-	else
-		fail "script/html_page_syntax" "$(printf '%s' "$err" | head -n 3 | tr '\n' ' ')"
-	fi
-else
-	unmet "script/html_page_syntax" "node not installed"
-fi
+js_check script/html_page_syntax "$W/rec.html" "$W/page.js"
 exit 0
