@@ -99,11 +99,29 @@ static u8 node1_of(u64 phys)
 }
 PP_NOKPROBE(node1_of);
 
+/* A data address the sample may show (status OK): where it came from, and
+ * its page size, node and (want_phys) physical address when it is mapped. */
+static void fill_data(struct pmuprof_sample_addr *out, u64 addr, u8 addr_source, u8 precision,
+		      bool want_phys)
+{
+	struct pagewalk_result pw;
+
+	out->data_addr = addr;
+	out->addr_source = addr_source;
+	out->precision = precision;
+	if (!pagewalk__translate(addr, &pw)) {
+		out->data_page = pw.page_size;
+		out->data_node1 = node1_of(pw.phys);
+		if (want_phys)
+			out->data_phys = pw.phys;
+	}
+}
+PP_NOKPROBE(fill_data);
+
 void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs, u32 cf_flags,
 		    bool privileged, bool skid)
 {
 	bool want_phys = privileged && (cf_flags & PMUPROF_CF_PHYS_ADDR);
-	struct pagewalk_result pw;
 	u64 addr = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -113,17 +131,10 @@ void dataaddr__fill(struct pmuprof_sample_addr *out, const struct pp_regs *regs,
 		if (out->addr_status == PMUPROF_ADDR_OK && !privileged &&
 		    is_kernel_addr(regs, addr))
 			out->addr_status = PMUPROF_ADDR_HIDDEN;
-		if (out->addr_status == PMUPROF_ADDR_OK) {
-			out->data_addr = addr;
-			out->addr_source = PMUPROF_ADDR_SRC_DECODE;
-			out->precision = skid ? PMUPROF_ADDR_PREC_SKID : PMUPROF_ADDR_PREC_EXACT;
-			if (!pagewalk__translate(addr, &pw)) {
-				out->data_page = pw.page_size;
-				out->data_node1 = node1_of(pw.phys);
-				if (want_phys)
-					out->data_phys = pw.phys;
-			}
-		}
+		if (out->addr_status == PMUPROF_ADDR_OK)
+			fill_data(out, addr, PMUPROF_ADDR_SRC_DECODE,
+				  skid ? PMUPROF_ADDR_PREC_SKID : PMUPROF_ADDR_PREC_EXACT,
+				  want_phys);
 	}
 	fill_code(out, regs, cf_flags, want_phys);
 }
@@ -133,7 +144,6 @@ void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs 
 			  bool privileged, bool have_addr, u64 addr, u8 addr_source, u8 precision)
 {
 	bool want_phys = privileged && (cf_flags & PMUPROF_CF_PHYS_ADDR);
-	struct pagewalk_result pw;
 
 	memset(out, 0, sizeof(*out));
 	if (cf_flags & PMUPROF_CF_DATA_ADDR) {
@@ -143,17 +153,8 @@ void dataaddr__fill_known(struct pmuprof_sample_addr *out, const struct pp_regs 
 			out->addr_status = PMUPROF_ADDR_HIDDEN;
 		else
 			out->addr_status = PMUPROF_ADDR_OK;
-		if (out->addr_status == PMUPROF_ADDR_OK) {
-			out->data_addr = addr;
-			out->addr_source = addr_source;
-			out->precision = precision;
-			if (!pagewalk__translate(addr, &pw)) {
-				out->data_page = pw.page_size;
-				out->data_node1 = node1_of(pw.phys);
-				if (want_phys)
-					out->data_phys = pw.phys;
-			}
-		}
+		if (out->addr_status == PMUPROF_ADDR_OK)
+			fill_data(out, addr, addr_source, precision, want_phys);
 	}
 	fill_code(out, regs, cf_flags, want_phys);
 }
