@@ -135,6 +135,17 @@ static FILE *mem_open(struct mem *m)
 	return f;
 }
 
+/* The flame graph SVG of p, rendered into memory (free() it). */
+static char *svg_of(const struct pc_profile *p, const struct render_opts *o)
+{
+	struct mem m = {0};
+	FILE *f = mem_open(&m);
+
+	ck_assert_int_eq(render_flamegraph_svg(f, p, o), 0);
+	fclose(f);
+	return m.buf;
+}
+
 static size_t count_str(const char *hay, const char *needle)
 {
 	size_t n = 0;
@@ -379,13 +390,10 @@ START_TEST(test_svg_frames_and_percentages)
 	struct tprof t;
 	struct render_opts o;
 	struct mem m = {0};
-	FILE *f;
 
 	small_profile(&t);
 	o = ropts(&t.p);
-	f = mem_open(&m);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t.p, &o), 0);
-	fclose(f);
+	m.buf = svg_of(&t.p, &o);
 	ck_assert_uint_eq(count_str(m.buf, "<g class=\"f "), 7);
 	ck_assert_int_eq((int)attr_num(m.buf, "data-frames"), 7);
 	ck_assert_int_eq((int)attr_num(m.buf, "data-elided"), 0);
@@ -423,14 +431,11 @@ START_TEST(test_by_samples)
 	struct tprof t;
 	struct render_opts o;
 	struct mem m = {0};
-	FILE *f;
 
 	small_profile(&t);
 	o = ropts(&t.p);
 	o.by_samples = 1;
-	f = mem_open(&m);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t.p, &o), 0);
-	fclose(f);
+	m.buf = svg_of(&t.p, &o);
 	ck_assert_int_eq((int)attr_num(m.buf, "data-total"), 13);
 	ck_assert_int_eq((int)attr_num(frame_of(m.buf, "a"), "data-v"), 6);
 	ck_assert_ptr_nonnull(strstr(m.buf, "data-metric=\"samples\""));
@@ -444,7 +449,6 @@ START_TEST(test_determinism)
 	struct tprof t1, t2;
 	struct render_opts o;
 	struct mem m1 = {0}, m2 = {0}, m3 = {0};
-	FILE *f;
 
 	small_profile(&t1);
 	/* the same stacks in another order, names interned in another order */
@@ -456,15 +460,9 @@ START_TEST(test_determinism)
 	tp_stack(&t2, "main;a;c", 2, 20);
 	tp_stack(&t2, "main;a;b", 3, 30);
 	o = ropts(&t1.p);
-	f = mem_open(&m1);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t1.p, &o), 0);
-	fclose(f);
-	f = mem_open(&m2);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t1.p, &o), 0);
-	fclose(f);
-	f = mem_open(&m3);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t2.p, &o), 0);
-	fclose(f);
+	m1.buf = svg_of(&t1.p, &o);
+	m2.buf = svg_of(&t1.p, &o);
+	m3.buf = svg_of(&t2.p, &o);
 	ck_assert_uint_eq(m1.len, m2.len);
 	ck_assert(!memcmp(m1.buf, m2.buf, m1.len));
 	ck_assert_uint_eq(m1.len, m3.len);
@@ -532,13 +530,10 @@ START_TEST(test_empty_profile)
 	struct tprof t;
 	struct render_opts o;
 	struct mem m = {0};
-	FILE *f;
 
 	tp_init(&t, "cycles");
 	o = ropts(&t.p);
-	f = mem_open(&m);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t.p, &o), 0);
-	fclose(f);
+	m.buf = svg_of(&t.p, &o);
 	ck_assert_uint_eq(count_str(m.buf, "<g class=\"f "), 1);
 	ck_assert_ptr_nonnull(strstr(m.buf, "no samples"));
 	free(m.buf);
@@ -829,7 +824,6 @@ START_TEST(test_hostile_svg)
 	struct tprof t;
 	struct render_opts o;
 	struct mem m = {0};
-	FILE *f;
 	char path[128];
 
 	tp_init(&t, "ev<il>\"&");
@@ -838,9 +832,7 @@ START_TEST(test_hostile_svg)
 	tp_stack(&t, "main;x", 5, 50);
 	o = ropts(&t.p);
 	o.subtitle = "sub <b>&";
-	f = mem_open(&m);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t.p, &o), 0);
-	fclose(f);
+	m.buf = svg_of(&t.p, &o);
 	ck_assert(!has_raw_controls(m.buf, m.len));
 	ck_assert_uint_eq(count_str(m.buf, "<script"), 1);
 	ck_assert_uint_eq(count_str(m.buf, "]]>"), 2); /* our style and script CDATA ends */
@@ -883,15 +875,12 @@ START_TEST(test_big_profile_bounded)
 	struct tprof t;
 	struct render_opts o;
 	struct mem m = {0};
-	FILE *f;
 	clock_t c0, c1;
 
 	big_profile(&t);
 	o = ropts(&t.p);
 	c0 = clock();
-	f = mem_open(&m);
-	ck_assert_int_eq(render_flamegraph_svg(f, &t.p, &o), 0);
-	fclose(f);
+	m.buf = svg_of(&t.p, &o);
 	c1 = clock();
 	double secs = (double)(c1 - c0) / CLOCKS_PER_SEC;
 	double frames = attr_num(m.buf, "data-frames"), elided = attr_num(m.buf, "data-elided");
