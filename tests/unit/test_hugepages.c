@@ -24,6 +24,7 @@
 #include "host/pmuconv/util.h"
 #include "lib/pmufile/pmufile.h"
 #include "check_main.h"
+#include "one_event_writer.h"
 
 /* ---- the distinct-page estimate --------------------------------------- */
 
@@ -158,25 +159,13 @@ static const struct ps_mapping *find_map(const struct ps_event *e, const char *n
 START_TEST(test_attribution)
 {
 	char dir[] = "/tmp/test_hugepages.XXXXXX", path[64], err[512];
-	struct pmufile_header hdr = {0};
-	struct pmufile_event ev = {0};
 	struct pmufile_writer *w;
 	uint8_t buf[8192];
 	size_t len = 0;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/a.pmu", dir);
-	snprintf(hdr.hostname, sizeof(hdr.hostname), "h");
-	hdr.nr_cpus = 1;
-	hdr.pid = -1;
-	hdr.config_flags = PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE;
-	w = pmufile_writer__open(path, &hdr, err, sizeof(err));
-	ck_assert_msg(w, "%s", err);
-	pmufile_writer__no_fsync(w);
-	snprintf(ev.name, sizeof(ev.name), "dtlb-load-misses");
-	ev.source = PMUPROF_SOURCE_PMU;
-	ev.period = 1000;
-	ck_assert_int_eq(pmufile_writer__event(w, &ev), 0);
+	w = one_event_writer(path, PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE, "dtlb-load-misses");
 	put_map(w, 10, 100, 0x400000, 0x500000, "/bin/old");
 	put_map(w, 10, 500, 0x400000, 0x480000, "/bin/new");
 	put_map(w, 10, 500, 0x1000000, 0x1001000, "[heap]");

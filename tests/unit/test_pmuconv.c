@@ -26,6 +26,7 @@
 #include "host/pmuconv/unwind.h"
 #include "lib/pmufile/pmufile.h"
 #include "check_main.h"
+#include "one_event_writer.h"
 
 /* ---- escaping --------------------------------------------------------- */
 
@@ -439,8 +440,6 @@ static size_t put_user_sample(uint8_t *buf, uint32_t pid, const char *comm, uint
 START_TEST(test_native_stack_collisions)
 {
 	char dir[] = "/tmp/test_pmuconv.XXXXXX", path[64], err[512];
-	struct pmufile_header hdr = {0};
-	struct pmufile_event ev = {0};
 	struct pmufile_process proc = {0};
 	struct pmufile_mmap mm = {0};
 	struct pmufile_writer *w;
@@ -456,17 +455,7 @@ START_TEST(test_native_stack_collisions)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/c.pmu", dir);
-	snprintf(hdr.hostname, sizeof(hdr.hostname), "h");
-	hdr.nr_cpus = 1;
-	hdr.pid = -1;
-	hdr.config_flags = PMUPROF_CF_USTACK;
-	w = pmufile_writer__open(path, &hdr, err, sizeof(err));
-	ck_assert_msg(w, "%s", err);
-	pmufile_writer__no_fsync(w);
-	snprintf(ev.name, sizeof(ev.name), "cycles");
-	ev.source = PMUPROF_SOURCE_PMU;
-	ev.period = 1000;
-	ck_assert_int_eq(pmufile_writer__event(w, &ev), 0);
+	w = one_event_writer(path, PMUPROF_CF_USTACK, "cycles");
 	proc.pid = 7;
 	snprintf(proc.comm, sizeof(proc.comm), "proc");
 	ck_assert_int_eq(pmufile_writer__process(w, &proc), 0);
