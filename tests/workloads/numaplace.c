@@ -7,6 +7,8 @@
  * thread pinned to CPU -c in the proportions given:
  *   4k   anonymous memory with MADV_NOHUGEPAGE
  *   thp  anonymous, 2 MiB aligned, MADV_HUGEPAGE (a transparent huge page)
+ *   1g   anonymous MAP_HUGETLB | MAP_HUGE_1GB: one page of the boot-time
+ *        hugetlbfs pool (the pool must have a free 1 GiB page on NODE)
  *
  *   numaplace [-c CPU] [-s SECONDS] [-m SPAN_MB] [-u ACCESSES_PER_UNIT]
  *             KIND@NODE:WEIGHT...
@@ -16,7 +18,8 @@
  * timed part, from two independent sources: move_pages(2) (nodes = NULL:
  * where each 4 KiB page of the touched range is) and /proc/self/numa_maps (the
  * buffer's VMA: "bind:NODE" and pages only on NODE, "N<node>=<pages>"); and
- * the page size from /proc/self/smaps (AnonHugePages). A buffer that is not
+ * the page size from /proc/self/smaps (AnonHugePages for THP, KernelPageSize
+ * for hugetlbfs). A buffer that is not
  * where it was asked makes the program exit 4 before the timed part: the
  * setup failed, not the profiler.
  *
@@ -25,8 +28,8 @@
  * the loop's load is the first instruction at the branch target (QEMU TCG
  * takes interrupts at translation-block starts; see PLATFORM.md), one
  * function per buffer (touch_0 ... touch_7). Output (stdout, key=value):
- *   buffer name=bI kind=4k|thp node=N start=0x... end=0x... span=BYTES
- *          weight=W move_pages=N numa_maps=N anonhuge_kb=K accesses=A
+ *   buffer name=bI kind=4k|thp|1g node=N start=0x... end=0x... span=BYTES
+ *          weight=W move_pages=N numa_maps=N anonhuge_kb=K page_kb=P accesses=A
  *          loop_ns=T function=touch_I      (phase=setup, then phase=end)
  *   numaplace: pid=P cpu=C rounds=R seconds=S total_accesses=N
  * [start, end) is exactly the range the loads fall in.
@@ -41,20 +44,28 @@
 #include "wl_common.h"
 
 #define SZ_2M	   (2UL << 20)
+#define SZ_1G	   (1UL << 30)
 #define SEQ_STRIDE 64
 #define MAX_BUFS   8
 #define MPOL_BIND_ 2 /* <linux/mempolicy.h> MPOL_BIND */
+#ifndef MAP_HUGE_1GB
+#define MAP_HUGE_1GB (30 << 26) /* <linux/mman.h>: log2(size) << MAP_HUGE_SHIFT */
+#endif
+
+enum kind { KIND_4K, KIND_THP, KIND_1G };
+static const char *const kind_name[] = {"4k", "thp", "1g"};
 
 struct buffer {
-	int thp, node;
+	enum kind kind;
+	int node;
 	unsigned weight;
 	char *base;   /* start of the bound, faulted-in region (2 MiB aligned) */
 	size_t len;   /* its length */
 	size_t span;  /* the touched range [base, base + span) */
 	uint64_t off; /* sequential offset */
 	uint64_t accesses, loop_ns;
-	int mp_node, nm_node; /* node found by move_pages / numa_maps, -1 mixed */
-	unsigned long anonhuge_kb;
+	int mp_node, nm_node;		    /* node found by move_pages / numa_maps, -1 mixed */
+	unsigned long anonhuge_kb, page_kb; /* smaps AnonHugePages, KernelPageSize */
 };
 
 static struct buffer bufs[MAX_BUFS];
@@ -104,20 +115,38 @@ static int map_buffer(struct buffer *b, size_t span)
 	char *p;
 
 	b->span = span;
-	/* a huge page is 2 MiB whatever the touched span; 4k buffers bind what
-	 * they touch */
-	b->len = b->thp ? (span + SZ_2M - 1) & ~(SZ_2M - 1) : span;
-	p = mmap(NULL, b->len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		fprintf(stderr, "numaplace: mmap of %zu bytes failed: %s\n", b->len + SZ_2M,
-			strerror(errno));
-		return -1;
-	}
-	b->base = (char *)(((uintptr_t)p + SZ_2M - 1) & ~(uintptr_t)(SZ_2M - 1));
-	if (madvise(b->base, b->len, b->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0) {
-		fprintf(stderr, "numaplace: madvise(%s): %s\n",
-			b->thp ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(errno));
-		return -1;
+	/* a huge page is 2 MiB (1 GiB) whatever the touched span; 4k buffers
+	 * bind what they touch */
+	b->len = b->kind == KIND_1G    ? SZ_1G
+		 : b->kind == KIND_THP ? (span + SZ_2M - 1) & ~(SZ_2M - 1)
+				       : span;
+	if (b->kind == KIND_1G) {
+		p = mmap(NULL, b->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_1GB, -1, 0);
+		if (p == MAP_FAILED) {
+			fprintf(stderr,
+				"numaplace: mmap of a 1 GiB hugetlbfs page failed: %s (boot with "
+				"hugepagesz=1G hugepages=1)\n",
+				strerror(errno));
+			return -1;
+		}
+		b->base = p;
+	} else {
+		p = mmap(NULL, b->len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "numaplace: mmap of %zu bytes failed: %s\n", b->len + SZ_2M,
+				strerror(errno));
+			return -1;
+		}
+		b->base = (char *)(((uintptr_t)p + SZ_2M - 1) & ~(uintptr_t)(SZ_2M - 1));
+		if (madvise(b->base, b->len,
+			    b->kind == KIND_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)) {
+			fprintf(stderr, "numaplace: madvise(%s): %s\n",
+				b->kind == KIND_THP ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE",
+				strerror(errno));
+			return -1;
+		}
 	}
 	if (b->node < 0 || b->node >= 128) {
 		fprintf(stderr, "numaplace: node %d out of range\n", b->node);
@@ -129,7 +158,9 @@ static int map_buffer(struct buffer *b, size_t span)
 			strerror(errno));
 		return -1;
 	}
-	memset(b->base, 1, b->len); /* first touch: allocates on the bound node */
+	/* first touch: allocates on the bound node (a 1 GiB page at its first
+	 * byte: no need to write the whole of it) */
+	memset(b->base, 1, b->kind == KIND_1G ? span : b->len);
 	return 0;
 }
 
@@ -198,15 +229,17 @@ static int numa_maps_node(const struct buffer *b)
 	return node;
 }
 
-static unsigned long anonhuge_kb(const struct buffer *b)
+/* A "FIELD: N kB" line of the buffer's VMA in /proc/self/smaps, 0 if none. */
+static unsigned long smaps_kb(const struct buffer *b, const char *field)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
+	char line[512], fmt[64];
 	int in = 0;
 	unsigned long v = 0;
 
 	if (!f)
 		return 0;
+	snprintf(fmt, sizeof(fmt), "%s: %%lu kB", field);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long s, e;
 
@@ -217,7 +250,7 @@ static unsigned long anonhuge_kb(const struct buffer *b)
 			in = (uintptr_t)b->base >= s && (uintptr_t)b->base < e;
 			continue;
 		}
-		if (in && sscanf(line, "AnonHugePages: %lu kB", &v) == 1)
+		if (in && sscanf(line, fmt, &v) == 1)
 			break;
 	}
 	fclose(f);
@@ -230,11 +263,12 @@ static void print_buffers(const char *phase)
 		const struct buffer *b = &bufs[i];
 
 		printf("buffer phase=%s name=b%d kind=%s node=%d start=%#lx end=%#lx span=%zu "
-		       "weight=%u move_pages=%d numa_maps=%d anonhuge_kb=%lu accesses=%llu "
+		       "weight=%u move_pages=%d numa_maps=%d anonhuge_kb=%lu page_kb=%lu "
+		       "accesses=%llu "
 		       "loop_ns=%llu function=touch_%d\n",
-		       phase, i, b->thp ? "thp" : "4k", b->node, (unsigned long)(uintptr_t)b->base,
+		       phase, i, kind_name[b->kind], b->node, (unsigned long)(uintptr_t)b->base,
 		       (unsigned long)(uintptr_t)b->base + b->span, b->span, b->weight, b->mp_node,
-		       b->nm_node, b->anonhuge_kb, (unsigned long long)b->accesses,
+		       b->nm_node, b->anonhuge_kb, b->page_kb, (unsigned long long)b->accesses,
 		       (unsigned long long)b->loop_ns, i);
 	}
 	fflush(stdout);
@@ -244,7 +278,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: numaplace [-c CPU] [-s SECONDS] [-m SPAN_MB] [-u ACCESSES_PER_UNIT]\n"
 		   "                 KIND@NODE:WEIGHT...\n"
-		   "  KIND: 4k or thp; e.g. 4k@0:40 thp@1:30 4k@1:20 thp@0:10 (at most 8)\n"
+		   "  KIND: 4k, thp or 1g; e.g. 4k@0:40 thp@1:30 4k@1:20 thp@0:10 (at most 8)\n"
 		   "  defaults: -s 2 -m 1 -u 2000; exit 4 if a buffer is not where asked\n");
 }
 
@@ -284,13 +318,13 @@ int main(int argc, char **argv)
 		unsigned w;
 
 		if (sscanf(argv[i], "%7[a-z0-9]@%d:%u", kind, &node, &w) != 3 ||
-		    (strcmp(kind, "4k") && strcmp(kind, "thp"))) {
+		    (strcmp(kind, "4k") && strcmp(kind, "thp") && strcmp(kind, "1g"))) {
 			fprintf(stderr,
-				"numaplace: '%s' is not KIND@NODE:WEIGHT (KIND 4k or thp)\n",
+				"numaplace: '%s' is not KIND@NODE:WEIGHT (KIND 4k, thp or 1g)\n",
 				argv[i]);
 			return 2;
 		}
-		b->thp = !strcmp(kind, "thp");
+		b->kind = !strcmp(kind, "thp") ? KIND_THP : !strcmp(kind, "1g") ? KIND_1G : KIND_4K;
 		b->node = node;
 		b->weight = w;
 	}
@@ -304,9 +338,13 @@ int main(int argc, char **argv)
 
 		b->mp_node = move_pages_node(b);
 		b->nm_node = numa_maps_node(b);
-		b->anonhuge_kb = anonhuge_kb(b);
-		if (b->mp_node != b->node || b->nm_node != b->node ||
-		    (b->thp ? b->anonhuge_kb < b->len >> 10 : b->anonhuge_kb != 0))
+		b->anonhuge_kb = smaps_kb(b, "AnonHugePages");
+		b->page_kb = smaps_kb(b, "KernelPageSize");
+		if (b->mp_node != b->node || b->nm_node != b->node)
+			bad = 1;
+		else if (b->kind == KIND_1G    ? b->page_kb != SZ_1G >> 10
+			 : b->kind == KIND_THP ? b->anonhuge_kb < b->len >> 10
+					       : b->anonhuge_kb != 0)
 			bad = 1;
 	}
 	print_buffers("setup");

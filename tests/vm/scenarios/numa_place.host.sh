@@ -2,15 +2,18 @@
 # Host half of numa_place: `pmuconv pagesize` (as a user runs it) on the
 # recording of numaplace; the page size x node matrix of the workload's
 # user-mode samples and its local/remote split per page size, every cell
-# within TOL points of the design (40 % 4K node 0, 30 % 2M node 1, 20 % 4K
-# node 1, 10 % 2M node 0, from CPU 0 on node 0: 4K 67/33 local/remote, 2M
-# 25/75, all 50/50). The truth of the placement was checked in the guest.
+# within TOL points of the design (30 % 4K node 0, 30 % 2M node 1, 20 % 4K
+# node 1, 10 % 2M node 0, 10 % 1G on node G, the node the guest found its
+# 1 GiB page on; from CPU 0 on node 0: 4K 60/40 local/remote, 2M 25/75, 1G
+# 100/0 or 0/100). The truth of the placement was checked in the guest.
 . "$ROOT/tests/vm/lib/host.sh"
 cd "$RESULTS" || fail "no results directory"
 pid=$(sed -n 's/^numaplace: pid=\([0-9]*\) .*/\1/p' wl.txt)
 [ -n "$pid" ] || fail "no 'numaplace: pid=' line in wl.txt"
 mkdir -p symfs/usr/local/bin && cp numaplace symfs/usr/local/bin/ || fail "no numaplace binary"
 TOL=5
+g=$(sed -n 's/^buffer phase=setup .* kind=1g node=\([01]\) .*/\1/p' wl.txt)
+[ -n "$g" ] || fail "no 1g buffer line in wl.txt"
 
 "$BIN/pmuconv" pagesize numa.pmu --symfs symfs >ps-all.txt 2>&1 ||
 	fail "pmuconv pagesize failed: $(tail -n 2 ps-all.txt)"
@@ -50,24 +53,22 @@ judge() { # NAME GOT WANT
 		fail_check "$1" "got ${2:-nothing}%, design $3% +-$TOL"
 	fi
 }
-judge 4K-node0 "$(cell ps-user.txt 4K 1)" 40
+judge 4K-node0 "$(cell ps-user.txt 4K 1)" 30
 judge 4K-node1 "$(cell ps-user.txt 4K 2)" 20
 judge 2M-node0 "$(cell ps-user.txt 2M 1)" 10
 judge 2M-node1 "$(cell ps-user.txt 2M 2)" 30
-judge all-node0 "$(cell ps-user.txt all 1)" 50
-judge all-node1 "$(cell ps-user.txt all 2)" 50
-judge 4K-local "$(loc ps-user.txt 4K 1)" 66.7
-judge 4K-remote "$(loc ps-user.txt 4K 2)" 33.3
+judge "1G-node$g" "$(cell ps-user.txt 1G $((g + 1)))" 10
+judge "1G-node$((1 - g))" "$(cell ps-user.txt 1G $((2 - g)))" 0
+judge all-node0 "$(cell ps-user.txt all 1)" $((40 + 10 * (1 - g)))
+judge all-node1 "$(cell ps-user.txt all 2)" $((50 + 10 * g))
+judge 4K-local "$(loc ps-user.txt 4K 1)" 60
+judge 4K-remote "$(loc ps-user.txt 4K 2)" 40
 judge 2M-local "$(loc ps-user.txt 2M 1)" 25
 judge 2M-remote "$(loc ps-user.txt 2M 2)" 75
-judge all-local "$(loc ps-user.txt all 1)" 50
-judge all-remote "$(loc ps-user.txt all 2)" 50
-# no 1G row, and (nearly) nothing unknown: every sample had a physical address
-if sed -n '/^== NUMA placement/,$p' ps-user.txt | grep -q '^  1G '; then
-	fail_check no-1g "a 1G row in the matrix"
-else
-	pass_check no-1g
-fi
+judge 1G-local "$(loc ps-user.txt 1G 1)" $((100 * (1 - g)))
+judge all-local "$(loc ps-user.txt all 1)" $((40 + 10 * (1 - g)))
+judge all-remote "$(loc ps-user.txt all 2)" $((50 + 10 * g))
+# (nearly) nothing unknown: every sample had a physical address
 unk=$(cell ps-user.txt all 3)
 within "${unk:-0}" 0 1 && pass_check unknown-node || fail_check unknown-node "unknown data node ${unk}%"
 # --json: the numa object's 4K node 0 cell agrees with the text
