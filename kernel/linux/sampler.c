@@ -537,7 +537,8 @@ static void pp_tp_find(struct tracepoint *tp, void *priv)
  * for the same kind of reason. Now a module load patches it at most once.
  * The freeze is not pmuprof's: the scenario rel_tp_toggle reproduced it with
  * the module not loaded, by enabling and disabling the sched_switch trace
- * event from tracefs (docs/KERNEL.md). On by default; follow_target=0 goes
+ * event from tracefs, on Debian's unmodified QEMU too (a stale TCG
+ * translation of the int3; docs/KERNEL.md). On by default; follow_target=0 goes
  * back to counting everywhere and filtering at sample time.
  */
 static bool pp_follow_target = true;

@@ -4,15 +4,14 @@
 # baseline of rel_perproc_stress. Each enable and disable patches the
 # tracepoint's static branch in __schedule with text_poke_bp(), the same
 # patching pmuprof's per-process probe does once per module load.
-# On 2026-11-26 (QEMU 7.2 TCG with the emulated-PMU series, MTTCG, 2 vCPUs)
-# one run of 2000 toggles froze the guest after 250-300 toggles with no
-# kernel message, the same freeze that per-session probe registration had
-# produced (CPU 1 looping in exc_int3 at __schedule+0x1bc): the hazard is
-# in the emulation or the guest kernel, not in pmuprof. Four other runs
-# (two on Debian's unmodified QEMU, one with -accel tcg,thread=single)
-# went 400-700 toggles clean; about 1 freeze in 2500 toggles in all, so
-# make check runs a few toggles (that tracing works in the guest) and
-# `make soak` (SOAK_VM=rel_tp_toggle) runs 2000.
+# On 2026-11-26 it froze the guest on Debian's unmodified QEMU 7.2 (MTTCG,
+# 2 vCPUs) after 300-400 toggles and on our emulated-PMU build after 250-300,
+# with the signature of the per-session probe freeze (CPU 1 looping in
+# exc_int3 at __schedule+0x1bc, where memory already holds the 5-byte NOP
+# again: a stale TCG translation; CPU 0 in text_poke_bp's sync IPI): the
+# hazard is QEMU TCG's, not pmuprof's. Other runs went 400-700 toggles
+# clean, so make check runs a few toggles (that tracing works in the guest)
+# and `make soak` (SOAK_VM=rel_tp_toggle) runs 2000.
 # needs: bin:relchurn
 # cmdline: softlockup_all_cpu_backtrace=1 hung_task_timeout_secs=20 rcupdate.rcu_cpu_stall_timeout=10
 # timeout: 150
