@@ -9,7 +9,13 @@
 # timeout: 240
 
 [ "$NCPUS" -ge 2 ] || fail "needs 2 CPUs (# smp: header)"
-load_module
+# the module's own default (load_module turns following off for the other
+# scenarios: tests/vm/lib/guest.sh); no session here, so nothing is patched
+insmod "$PMUPROF_KO" >>"$RESULTS/scenario.log" 2>&1 || fail "insmod pmuprof.ko failed"
+d=$(cat /sys/module/pmuprof/parameters/follow_target 2>&1)
+[ "$d" = Y ] && pass_check follow-default-on || fail_check follow-default-on "follow_target=$d by default"
+rmmod pmuprof || fail "rmmod pmuprof failed"
+load_module follow_target=1
 nmi() { awk -v c=$(($1 + 2)) '$1 == "NMI:" { print $c }' /proc/interrupts; }
 # cpufield FILE CPU KEY: KEY=value of the "record: cpu=CPU ..." line (0 if none)
 cpufield() {

@@ -13,7 +13,7 @@
 # cmdline: nmi_watchdog=0
 # timeout: 300
 
-load_module
+load_module follow_target=1
 N=100000000 # 300 M user instructions
 P=100003
 # nmi CPU: the NMI row of /proc/interrupts for CPU

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Scenario: per-process sessions one after another with context-switch
-# following on (the default, follow_target=1), the reproducer of the guest freeze of
+# following on (follow_target=1, the module default), the reproducer of the guest freeze of
 # 2026-11-26 (docs/KERNEL.md, "Per-process sessions"). Each round: a PID
 # session (relreader -p) on a process that forks and execs (relchurn), a
 # `pmuctl record -- COMMAND` of split7030, and one of a shell running 300
@@ -17,7 +17,7 @@
 REL_LEVEL=check
 
 if [ "$REL_LEVEL" = soak ]; then rounds=150; else rounds=3; fi
-load_module
+load_module follow_target=1
 i=0
 bad=0
 while [ $i -lt $rounds ]; do
