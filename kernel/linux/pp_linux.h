@@ -92,8 +92,8 @@ struct pp_cpu {
 	struct pmu_cpu pmu;			 /* this CPU's counters (PMU source) */
 	struct pmu_pebs_mem pebs_mem;		 /* DS area + PEBS buffer (pebs_linux.c) */
 	u64 pmu_period_seen[PMUPROF_MAX_EVENTS]; /* per assignment: last reported period */
-	atomic_t nmi_pending;	   /* 1: an NMI IPI sent to this CPU is not yet consumed */
-	u64 ipi_sent_ns;	   /* when its sender sent it (ktime) */
+	atomic_t nmi_pending;	   /* enum ipiplan_ipi_state of our NMI IPI to this CPU */
+	u64 ipi_sent_ns;	   /* when it was raised (plat_now_ns), once SENT */
 	bool sampling;		   /* this CPU captures (target set, online, running) */
 	bool pmu_running;	   /* pmu__cpu_start done on this CPU */
 	bool timer_running;	   /* session started here: the hrtimer may run */

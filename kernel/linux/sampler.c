@@ -11,10 +11,13 @@
  * a group captures itself from its timer interrupt (source TIMER) and sends
  * the NMIs of the rest. At each expiry a sender, for every target T of its
  * role whose sample is due and that samples in this session, if T has no
- * NMI IPI of ours outstanding:
- *     T->ipi_sent_ns = now;                   (P0, pairs with H0)
- *     atomic_set(&T->nmi_pending, 1);         (P1, pairs with H1)
- * then one apic->send_IPI_mask(targets, NMI_VECTOR). While the previous IPI
+ * NMI IPI of ours outstanding, marks it (ipiplan.h, enum ipiplan_ipi_state):
+ *     cmpxchg(&T->nmi_pending, NONE, SENDING);    (P0)
+ * then, for the targets marked, RAISING (P1, pairs with H0), one
+ * apic->send_IPI_mask(targets, NMI_VECTOR), and for each T:
+ *     T->ipi_sent_ns = now;
+ *     cmpxchg(&T->nmi_pending, RAISING, SENT);    (P2, pairs with H0)
+ * While the previous IPI
  * is unconsumed (the target is stalled, or inside a long NMI) its due
  * sample is not sent and is counted in ipis_outstanding (missed samples).
  * An NMI IPI is not lost: it merges in the target's NMI latch with whatever
@@ -42,10 +45,15 @@
  * state: it claims an NMI when pmu__handle_nmi_ex() finds an overflow of
  * ours, or when it consumes the outstanding IPI (atomic_xchg to 0, H1). An
  * NMI without a PMI of ours consumes it; an NMI that served a PMI consumes
- * it only if it was sent more than PP_IPI_LANDED_NS ago (H0): a younger IPI
- * is still in flight or latched behind this NMI and comes as its own NMI,
- * which must find it (taking it here would leave that NMI "unknown"); an
- * older one merged with this NMI. Everything else returns NMI_DONE so
+ * it only if it is SENT and was raised more than PP_IPI_LANDED_NS ago (H0,
+ * ipiplan__take_ipi): a younger one is still in flight or latched behind
+ * this NMI and comes as its own NMI, which must find it (taking it here
+ * would leave that NMI "unknown"); an older one merged with this NMI. No
+ * NMI takes a SENDING IPI: it is not raised yet (a host that deschedules
+ * the sender's vCPU between P0 and P1 holds it there for milliseconds), so
+ * an NMI meanwhile (an empty one latched behind a PMI that the PMI's
+ * handler served, a foreign one) is not it.
+ * Everything else returns NMI_DONE so
  * other handlers (and the "unknown NMI" report) see it. The handler
  * returns how many things it did (the IPI, plus one per counter overflow),
  * as perf does, so that Linux swallows a back-to-back NMI that finds
@@ -232,7 +240,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	int handled = 0, n;
 	u64 t_end;
 
-	int pending = atomic_read(&pc->nmi_pending); /* H0, pairs with P0 */
+	int pending = atomic_read_acquire(&pc->nmi_pending); /* H0, pairs with P1, P2 */
 
 	if (!pending && !READ_ONCE(pc->pmu_running)) {
 		/* fast path: no session source aims at us */
@@ -250,10 +258,12 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 
 	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_ex(&pc->pmu, &pp_pmu_ops, &ec) : 0;
 	/* An NMI that served a PMI takes the outstanding IPI only once the IPI
-	 * must have landed: a young one is still in flight or latched behind
-	 * this NMI, and will come as an NMI of its own (header comment). */
-	if (pending && (n <= 0 || (s64)(ec.now - READ_ONCE(pc->ipi_sent_ns)) > PP_IPI_LANDED_NS) &&
-	    atomic_xchg(&pc->nmi_pending, 0)) { /* H1, pairs with P1 */
+	 * must have landed: one not raised yet, or a young one, is still in
+	 * flight or latched behind this NMI, and will come as an NMI of its own
+	 * (header comment). */
+	if (ipiplan__take_ipi(pending, n > 0, ec.now, READ_ONCE(pc->ipi_sent_ns),
+			      PP_IPI_LANDED_NS) &&
+	    atomic_xchg(&pc->nmi_pending, IPIPLAN_IPI_NONE)) { /* H1, pairs with P0 */
 		handled++;
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.ipis_taken++;
 		if (READ_ONCE(pc->sampling) && s->plan.clock_event >= 0) {
@@ -322,6 +332,53 @@ static void pp_timer_capture(struct pp_cpu *pc, struct pp_session *s)
 		irq_work_queue(&pc->wake_work);
 }
 
+/* Test knob: hold each sender this long between marking its IPIs and
+ * raising them, as a host that deschedules the sender's vCPU there does
+ * (tests/vm/scenarios/kernel_pmu_nmi_mix.sh). 0, the default, in use. */
+static unsigned int pp_fault_ipi_delay_us;
+module_param_named(fault_ipi_delay_us, pp_fault_ipi_delay_us, uint, 0644);
+MODULE_PARM_DESC(fault_ipi_delay_us,
+		 "test only: delay NMI IPIs this long after marking them outstanding (max 5000)");
+
+static void pp_ipi_fault_delay(void)
+{
+	unsigned int us = min(READ_ONCE(pp_fault_ipi_delay_us), 5000u);
+
+	if (us) {
+		mdelay(us / 1000);
+		udelay(us % 1000);
+	}
+}
+
+/* P0: a sender decides on a target's IPI (from `from`: NONE, or SENT for a
+ * re-send); false if the state was not `from`. */
+static bool pp_ipi_mark(struct pp_cpu *tc, int from)
+{
+	return atomic_cmpxchg(&tc->nmi_pending, from, IPIPLAN_IPI_SENDING) == from;
+}
+
+/* Raise the IPIs to `mask`, marked SENDING: RAISING just before the ICR
+ * write (P1, pairs with H0; a handler that took one meanwhile, a re-send's,
+ * sees it raised again), SENT with the time after it (P2), unless an NMI
+ * took it meanwhile. */
+static void pp_ipis_raise(const struct cpumask *mask)
+{
+	unsigned int t;
+	u64 now;
+
+	for_each_cpu (t, mask)
+		atomic_set(&per_cpu_ptr(pp_cpus, t)->nmi_pending, IPIPLAN_IPI_RAISING);
+	smp_mb(); /* RAISING visible before the IPI lands */
+	apic->send_IPI_mask(mask, NMI_VECTOR);
+	now = plat_now_ns();
+	for_each_cpu (t, mask) {
+		struct pp_cpu *tc = per_cpu_ptr(pp_cpus, t);
+
+		WRITE_ONCE(tc->ipi_sent_ns, now);
+		atomic_cmpxchg(&tc->nmi_pending, IPIPLAN_IPI_RAISING, IPIPLAN_IPI_SENT);
+	}
+}
+
 /*
  * One expiry of a CPU's hrtimer: send the NMIs of the targets that are due,
  * then capture this CPU itself if its role says so (after the IPIs, so the
@@ -360,15 +417,12 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 		if (!k || !READ_ONCE(tc->target_on)) {
 			/* not due; or no task of the target runs there: not
 			 * a sample of it, and no NMI for the CPU */
-		} else if (!atomic_read(&tc->nmi_pending)) {
-			/* only senders set the flag: time first (P0) */
-			WRITE_ONCE(tc->ipi_sent_ns, now);
-			smp_mb__before_atomic();
-			atomic_set(&tc->nmi_pending, 1); /* P1, pairs with H1 */
+		} else if (pp_ipi_mark(tc, IPIPLAN_IPI_NONE)) { /* P0 */
 			__cpumask_set_cpu(t, pc->ipi_mask);
 			sent++;
-		} else if (now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_RESEND_NS) {
-			WRITE_ONCE(tc->ipi_sent_ns, now); /* taken as lost: again */
+		} else if (atomic_read(&tc->nmi_pending) == IPIPLAN_IPI_SENT &&
+			   now - READ_ONCE(tc->ipi_sent_ns) > PP_IPI_RESEND_NS &&
+			   pp_ipi_mark(tc, IPIPLAN_IPI_SENT)) { /* taken as lost: again */
 			__cpumask_set_cpu(t, pc->ipi_mask);
 			sent++;
 		} else {
@@ -377,9 +431,9 @@ static enum hrtimer_restart pp_timer_fn(struct hrtimer *timer)
 		next = ipiplan__next(next, tc->clock_due_ns);
 	}
 	if (sent) {
-		smp_mb__after_atomic();
 		pc->cap.ctx[CAPTURE_CTX_IRQ].st.ipis_sent += sent;
-		apic->send_IPI_mask(pc->ipi_mask, NMI_VECTOR);
+		pp_ipi_fault_delay();
+		pp_ipis_raise(pc->ipi_mask);
 	}
 	if (READ_ONCE(pc->role.self)) {
 		if (!READ_ONCE(pc->sampling)) {

@@ -83,4 +83,44 @@ static inline u64 ipiplan__next(u64 next, u64 due)
 	return due < next ? due : next;
 }
 
+/*
+ * A target's outstanding NMI IPI (the sampler's per-CPU `nmi_pending`). Its
+ * sender marks it SENDING when it decides to send, RAISING just before the
+ * ICR write and SENT, with the time, once the write is done. A sender held
+ * up before the write (a vCPU the host descheduled, an SMI) then leaves an
+ * IPI that no NMI takes, so the NMIs meanwhile (a PMI's, an empty one
+ * latched behind a PMI, a foreign one) are not mistaken for it; had one
+ * taken it, the IPI would come later as an NMI nobody claims.
+ */
+enum ipiplan_ipi_state {
+	IPIPLAN_IPI_NONE = 0,	 /* none outstanding */
+	IPIPLAN_IPI_SENDING = 1, /* decided on, certainly not raised yet */
+	IPIPLAN_IPI_RAISING = 2, /* being raised: may have been */
+	IPIPLAN_IPI_SENT = 3,	 /* raised at or before its sent time */
+};
+
+/*
+ * Whether an NMI takes the outstanding IPI in `state`, raised at or before
+ * `sent_ns` when SENT. An IPI not raised yet (NONE, SENDING) is not taken.
+ * An NMI that served no PMI of ours takes a RAISING or SENT one: it is that
+ * IPI (or a foreign NMI that came first, which nothing tells apart). An NMI
+ * that served a PMI takes it only when it is SENT and was raised more than
+ * `landed_ns` before `now` (read as the handler starts): it was raised
+ * before this NMI was delivered, so the two merged. A younger one is still
+ * to come, or waits in the NMI latch, and comes as an NMI of its own that
+ * must find it.
+ */
+static inline bool ipiplan__take_ipi(u32 state, bool served_pmi, u64 now, u64 sent_ns,
+				     u64 landed_ns)
+{
+	switch (state) {
+	case IPIPLAN_IPI_RAISING:
+		return !served_pmi;
+	case IPIPLAN_IPI_SENT:
+		return !served_pmi || (now > sent_ns && now - sent_ns > landed_ns);
+	default: /* NONE, SENDING: not raised */
+		return false;
+	}
+}
+
 #endif /* PMUPROF_IPIPLAN_H */

@@ -302,6 +302,42 @@ START_TEST(test_pacing_all_throttled)
 }
 END_TEST
 
+/*
+ * Which NMI takes the outstanding IPI (issue 15, defect 1 under a held-up
+ * sender). Times in ns; the landed margin 1000.
+ */
+static const struct take_case {
+	u32 state;
+	bool served_pmi;
+	u64 now, sent;
+	bool take;
+} take_cases[] = {
+	{IPIPLAN_IPI_NONE, false, 5000, 0, false}, /* nothing outstanding */
+	{IPIPLAN_IPI_NONE, true, 5000, 0, false},
+	/* The sender decided on it and was held up before raising it: no NMI
+	 * is that IPI, whatever the age of an earlier time. */
+	{IPIPLAN_IPI_SENDING, false, 5000, 0, false},
+	{IPIPLAN_IPI_SENDING, true, 5000, 0, false},
+	{IPIPLAN_IPI_SENDING, true, 5000000, 1000, false},
+	{IPIPLAN_IPI_RAISING, false, 5000, 0, true}, /* a lone NMI is the IPI */
+	{IPIPLAN_IPI_RAISING, true, 5000000, 0, false},
+	{IPIPLAN_IPI_SENT, false, 5000, 4900, true},
+	{IPIPLAN_IPI_SENT, true, 5000, 4500, false}, /* young: still to come */
+	{IPIPLAN_IPI_SENT, true, 5000, 4000, false}, /* exactly the margin */
+	{IPIPLAN_IPI_SENT, true, 5000, 3999, true},  /* landed: merged */
+	{IPIPLAN_IPI_SENT, true, 5000, 6000, false}, /* raised after `now` */
+};
+
+START_TEST(test_take_ipi)
+{
+	const struct take_case *c = &take_cases[_i];
+
+	ck_assert_msg(ipiplan__take_ipi(c->state, c->served_pmi, c->now, c->sent, 1000) == c->take,
+		      "case %d: state %u pmi %d now %llu sent %llu", _i, c->state, c->served_pmi,
+		      (unsigned long long)c->now, (unsigned long long)c->sent);
+}
+END_TEST
+
 static Suite *ipiplan_suite(void)
 {
 	Suite *s = suite_create("ipiplan");
@@ -309,6 +345,7 @@ static Suite *ipiplan_suite(void)
 			     PP_TESTS(test_plan_properties, test_due, test_pacing_loop,
 				      test_pacing_all_throttled));
 	tcase_add_loop_test(tc, test_plan_table, 0, (int)PP_ARRAY_SIZE(plan_cases));
+	tcase_add_loop_test(tc, test_take_ipi, 0, (int)PP_ARRAY_SIZE(take_cases));
 	return s;
 }
 
