@@ -36,4 +36,21 @@ for k in 4k 2m 1g; do
 		fail_check "share-$pg" "pmuconv $got%, workload accesses $want%"
 	fi
 done
+# The same split by Linux perf in the same boot (perf-split.txt: "4K n"),
+# when the guest half recorded one (PEBS_WITH_PERF).
+if [ "${PEBS_WITH_PERF:-0}" = 1 ]; then
+	[ -s perf-split.txt ] || fail "no perf-split.txt: the guest half did not run perf"
+	ptotal=$(awk '{ t += $2 } END { print t + 0 }' perf-split.txt)
+	[ "$ptotal" -gt 0 ] || fail "perf-split.txt has no samples"
+	for pg in 4K 2M 1G; do
+		pn=$(awk -v pg="$pg" '$1 == pg { print $2 }' perf-split.txt)
+		pshare=$(awk -v n="${pn:-0}" -v t="$ptotal" 'BEGIN { printf "%.2f", 100 * n / t }')
+		got=$(share "$pg")
+		if awk -v a="$got" -v b="$pshare" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 3) }'; then
+			pass_check "perf-share-$pg"
+		else
+			fail_check "perf-share-$pg" "pmuconv $got%, perf record --data-page-size $pshare% ($ptotal samples)"
+		fi
+	done
+fi
 exit 0

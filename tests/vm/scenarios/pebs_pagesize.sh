@@ -43,4 +43,26 @@ done
 [ -z "$bad" ] || fail "the kernel did not give the requested page sizes:$bad"
 pass_check record
 unload_module
+
+# Linux perf as the oracle, same boot (issue 16; the emulated-PMU variant
+# sets PEBS_WITH_PERF=1): the same precise event, period and workload with
+# `perf record -d --data-page-size`; the host half compares the split of
+# the workload's samples by data page size with pmuconv's (3 points).
+# perf prints a 1 GiB page as "1024M".
+if [ "${PEBS_WITH_PERF:-0}" = 1 ]; then
+	# MEM_INST_RETIRED.ALL_LOADS, user mode, PEBS (the event the
+	# emulation writes records for; pmuconv looks at user samples only)
+	taskset -c 0 perf record -q -e r81d0:upp -c 20011 -d --data-page-size \
+		-o "$RESULTS/perf.data" -- pagesizes -c 1 -s 4 -m 1 -u 50000 -p seq \
+		4k:50 2m:30 1g:20 </dev/null >"$RESULTS/wl-perf.txt" 2>"$RESULTS/perf-record.txt" ||
+		fail "perf record failed: $(tail -n 3 "$RESULTS/perf-record.txt")"
+	perf script -i "$RESULTS/perf.data" -F comm,data_page_size 2>"$RESULTS/perf-script.err" |
+		awk '$1 == "pagesizes" { k = $NF; if (k == "1024M") k = "1G"; n[k]++ }
+			END { for (k in n) print k, n[k] }' \
+			>"$RESULTS/perf-split.txt"
+	cat "$RESULTS/perf-split.txt"
+	[ -s "$RESULTS/perf-split.txt" ] ||
+		fail "perf script gave no data page sizes: $(tail -n 2 "$RESULTS/perf-script.err")"
+	pass_check perf-record
+fi
 exit 0
