@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* Parsing CPU lists and time ranges for the --cpu and --time filters. */
+/* Parsing CPU lists, time ranges and event names for the --cpu, --time and
+ * --event filters. */
 #include "filterspec.h"
+#include "lib/pmufile/pmufile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,4 +137,71 @@ bad:
 		 "prints sample times (e.g. 1054.5,1056), or START, / ,END for an open end",
 		 text);
 	return -EINVAL;
+}
+
+/* A modifier token of an event name: only the letters perf's privilege and
+ * precision modifiers use (u, k, h, p), as in ":u", ":pp", ":upp". */
+static bool is_modifier(const char *t, size_t n)
+{
+	if (n == 0 || n > 5)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("ukhp", t[i]))
+			return false;
+	return true;
+}
+
+/* Event name -> "event:umask" in lower case, separators ':', without a PMU
+ * prefix, attribute settings or modifiers (pc_event__matches). */
+static void event_key(const char *in, char *out, size_t outlen)
+{
+	const char *pmu = strstr(in, "::");
+	size_t o = 0;
+
+	if (pmu)
+		in = pmu + 2;
+	out[0] = '\0';
+	while (*in) {
+		size_t n = strcspn(in, ".:"), i;
+		char tok[128];
+
+		for (i = 0; i < n && i < sizeof(tok) - 1; i++)
+			tok[i] = (char)tolower((unsigned char)in[i]);
+		tok[i] = '\0';
+		if (i && !strchr(tok, '=') && !(o && is_modifier(tok, i)) && o + i + 2 < outlen) {
+			if (o)
+				out[o++] = ':';
+			memcpy(out + o, tok, i + 1);
+			o += i;
+		}
+		in += n;
+		if (*in)
+			in++;
+	}
+}
+
+bool pc_event__matches(const char *want, const char *name, const char *resolved)
+{
+	char w[256], k[256];
+
+	event_key(want, w, sizeof(w));
+	if (!w[0])
+		return false;
+	event_key(name, k, sizeof(k));
+	if (!strcmp(w, k))
+		return true;
+	if (!resolved || !resolved[0])
+		return false;
+	event_key(resolved, k, sizeof(k));
+	return !strcmp(w, k);
+}
+
+bool pc_event__wanted(const struct pmufile *f, const struct pmufile_event *ev, const char *want)
+{
+	if (!want || !strcmp(want, ev->name[0] ? ev->name : "event"))
+		return true;
+	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++)
+		if (!strcmp(want, f->events[i].name))
+			return false; /* an exact match exists: only it */
+	return pc_event__matches(want, ev->name, ev->resolved);
 }

@@ -25,6 +25,7 @@
  * addresses would have to coincide exactly).
  */
 #include "inputs.h"
+#include "filterspec.h"
 #include "lib/pmufile/pmufile.h"
 #include "nodemap.h"
 #include "psnames.h"
@@ -722,7 +723,7 @@ static int take_events(struct loader *l, char *err, size_t errlen)
 		const struct pmufile_event *ev = &f->events[i];
 		char name[128];
 		snprintf(name, sizeof(name), "%s", ev->name[0] ? ev->name : "event");
-		if (flt->event && strcmp(flt->event, name))
+		if (!pc_event__wanted(f, ev, flt->event))
 			continue;
 		if (pc_set__find(l->set, name)) /* same name twice: keep them apart */
 			snprintf(name, sizeof(name), "%.100s#%u", ev->name, ev->index);

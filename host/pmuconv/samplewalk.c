@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "filterspec.h"
 #include "lib/pmufile/pmufile.h"
 #include "psnames.h"
 #include "srcinline.h"
@@ -217,7 +218,7 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 	for (uint32_t i = 0; i < f->nr_events && i < PMUPROF_MAX_EVENTS; i++) {
 		const struct pmufile_event *ev = &f->events[i];
 		if (ev->index >= PMUPROF_MAX_EVENTS || info.nr_events >= PC_WALK_MAX_EVENTS ||
-		    (flt->event && strcmp(flt->event, ev->name)))
+		    !pc_event__wanted(f, ev, flt->event))
 			continue;
 		w->want[ev->index] = true;
 		w->index[ev->index] = info.nr_events;

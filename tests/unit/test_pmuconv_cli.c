@@ -122,6 +122,43 @@ START_TEST(test_time_range)
 }
 END_TEST
 
+/* ---- event names: -e in the spellings users type ----------------------- */
+
+#define RESOLVED_WALK "skl::DTLB_LOAD_MISSES:MISS_CAUSES_A_WALK:k=1:u=1:e=0:i=0:c=0:t=0"
+
+static const struct {
+	int line;
+	const char *want, *name, *resolved;
+	bool match;
+} event_cases[] = {
+	{__LINE__, "dtlb_load_misses.miss_causes_a_walk", "DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK", "",
+	 true},
+	{__LINE__, "DTLB_LOAD_MISSES:MISS_CAUSES_A_WALK", "dtlb-load-misses", RESOLVED_WALK, true},
+	{__LINE__, "DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK:u", "dtlb-load-misses", RESOLVED_WALK,
+	 true},
+	{__LINE__, "dtlb_load_misses.miss_causes_a_walk:upp", "x", RESOLVED_WALK, true},
+	{__LINE__, "DTLB_LOAD_MISSES.STLB_HIT", "dtlb-load-misses", RESOLVED_WALK, false},
+	{__LINE__, "DTLB_LOAD_MISSES", "dtlb-load-misses", RESOLVED_WALK, false},
+	{__LINE__, "cycles", "cycles:u", "", true},
+	{__LINE__, "CYCLES:k", "cycles:u", "", true},
+	{__LINE__, "instructions", "cycles", "", false},
+	{__LINE__, "instructions", "cycles", NULL, false},
+	{__LINE__, "", "cycles", "", false},
+	{__LINE__, ":u", "cycles", "", false},
+	{__LINE__, "u", "u", "", true}, /* a first token is never a modifier */
+	{__LINE__, "mem_inst_retired.all_loads:p", "MEM_INST_RETIRED.ALL_LOADS:pp", "", true},
+};
+
+START_TEST(test_event_match)
+{
+	ck_assert_msg(pc_event__matches(event_cases[_i].want, event_cases[_i].name,
+					event_cases[_i].resolved) == event_cases[_i].match,
+		      "line %d: '%s' vs '%s' / '%s'", event_cases[_i].line, event_cases[_i].want,
+		      event_cases[_i].name,
+		      event_cases[_i].resolved ? event_cases[_i].resolved : "");
+}
+END_TEST
+
 /* ---- sort keys -------------------------------------------------------- */
 
 static const struct {
@@ -394,6 +431,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_cpulist, 0, (int)(sizeof(cpu_cases) / sizeof(cpu_cases[0])));
 	tcase_add_loop_test(t, test_time_range, 0,
 			    (int)(sizeof(time_cases) / sizeof(time_cases[0])));
+	tcase_add_loop_test(t, test_event_match, 0,
+			    (int)(sizeof(event_cases) / sizeof(event_cases[0])));
 	tcase_add_loop_test(t, test_sort_keys, 0,
 			    (int)(sizeof(sort_cases) / sizeof(sort_cases[0])));
 	tcase_add_loop_test(t, test_where_match, 0,
