@@ -43,14 +43,8 @@
 #include "tests/tools/common.h"
 #include "wl_common.h"
 
-#define SZ_2M	   (2UL << 20)
-#define SZ_1G	   (1UL << 30)
-#define SEQ_STRIDE 64
 #define MAX_BUFS   8
 #define MPOL_BIND_ 2 /* <linux/mempolicy.h> MPOL_BIND */
-#ifndef MAP_HUGE_1GB
-#define MAP_HUGE_1GB (30 << 26) /* <linux/mman.h>: log2(size) << MAP_HUGE_SHIFT */
-#endif
 
 enum kind { KIND_4K, KIND_THP, KIND_1G };
 static const char *const kind_name[] = {"4k", "thp", "1g"};
@@ -59,10 +53,10 @@ struct buffer {
 	enum kind kind;
 	int node;
 	unsigned weight;
-	char *base;   /* start of the bound, faulted-in region (2 MiB aligned) */
-	size_t len;   /* its length */
-	size_t span;  /* the touched range [base, base + span) */
-	uint64_t off; /* sequential offset */
+	char *base;	/* start of the bound, faulted-in region (2 MiB aligned) */
+	size_t len;	/* its length */
+	size_t span;	/* the touched range [base, base + span) */
+	uint64_t state; /* sequential offset */
 	uint64_t accesses, loop_ns;
 	int mp_node, nm_node;		    /* node found by move_pages / numa_maps, -1 mixed */
 	unsigned long anonhuge_kb, page_kb; /* smaps AnonHugePages, KernelPageSize */
@@ -71,40 +65,14 @@ struct buffer {
 static struct buffer bufs[MAX_BUFS];
 static int nbufs;
 
-/* The load (add from memory) sits at the branch target "1:"; n > 0. */
-static inline __attribute__((always_inline)) uint64_t loop_seq(const char *base, uint64_t mask,
-							       uint64_t n, uint64_t *off)
-{
-	uint64_t sum = 0, o = *off;
-
-	__asm__ volatile("1:\n\t"
-			 "addq (%[base],%[o]), %[sum]\n\t"
-			 "addq %[stride], %[o]\n\t"
-			 "andq %[mask], %[o]\n\t"
-			 "decq %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n)
-			 : [base] "r"(base), [mask] "r"(mask), [stride] "i"(SEQ_STRIDE)
-			 : "cc", "memory");
-	*off = o;
-	return sum;
-}
-
-#define DEFINE_TOUCH(i)                                                                            \
-	__attribute__((noinline)) uint64_t touch_##i(uint64_t n)                                   \
-	{                                                                                          \
-		struct buffer *b = &bufs[i];                                                       \
-		WL_FRAME();                                                                        \
-		return loop_seq(b->base, (b->span - 1) & ~(uint64_t)7, n, &b->off);                \
-	}
-DEFINE_TOUCH(0)
-DEFINE_TOUCH(1)
-DEFINE_TOUCH(2)
-DEFINE_TOUCH(3)
-DEFINE_TOUCH(4)
-DEFINE_TOUCH(5)
-DEFINE_TOUCH(6)
-DEFINE_TOUCH(7)
+WL_DEFINE_TOUCH(0, &bufs[0], 0)
+WL_DEFINE_TOUCH(1, &bufs[1], 0)
+WL_DEFINE_TOUCH(2, &bufs[2], 0)
+WL_DEFINE_TOUCH(3, &bufs[3], 0)
+WL_DEFINE_TOUCH(4, &bufs[4], 0)
+WL_DEFINE_TOUCH(5, &bufs[5], 0)
+WL_DEFINE_TOUCH(6, &bufs[6], 0)
+WL_DEFINE_TOUCH(7, &bufs[7], 0)
 
 static uint64_t (*const touch_fn[MAX_BUFS])(uint64_t) = {touch_0, touch_1, touch_2, touch_3,
 							 touch_4, touch_5, touch_6, touch_7};

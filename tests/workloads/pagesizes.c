@@ -42,7 +42,6 @@
 
 #include "wl_common.h"
 
-#define SEQ_STRIDE 64
 #define SMALL_SPAN (16u << 10)
 
 enum kind { K_4K, K_2M, K_THP, K_1G, K_HEAP, K_SMALL, K_NR };
@@ -69,45 +68,12 @@ struct buffer {
 static struct buffer bufs[K_NR];
 static int pattern_rand;
 
-/*
- * The two loops. The load (add from memory) sits at the branch target "1:".
- * n must be non-zero. mask keeps the offset inside the span, 8-byte aligned.
- */
-static inline __attribute__((always_inline)) uint64_t loop_seq(const char *base, uint64_t mask,
-							       uint64_t n, uint64_t *off)
-{
-	uint64_t sum = 0, o = *off;
-
-	__asm__ volatile("1:\n\t"
-			 "addq (%[base],%[o]), %[sum]\n\t"
-			 "addq %[stride], %[o]\n\t"
-			 "andq %[mask], %[o]\n\t"
-			 "decq %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n)
-			 : [base] "r"(base), [mask] "r"(mask), [stride] "i"(SEQ_STRIDE)
-			 : "cc", "memory");
-	*off = o;
-	return sum;
-}
-
-/* One distinct function per kind so samples attribute to the right loop. */
-#define DEFINE_TOUCH(k, K)                                                                         \
-	__attribute__((noinline)) uint64_t touch_##k(uint64_t n)                                   \
-	{                                                                                          \
-		struct buffer *b = &bufs[K];                                                       \
-		WL_FRAME();                                                                        \
-		uint64_t mask = (b->span - 1) & ~(uint64_t)7;                                      \
-		if (pattern_rand)                                                                  \
-			return wl_rand_loads(b->base, mask, n, &b->state);                         \
-		return loop_seq(b->base, mask, n, &b->state);                                      \
-	}
-DEFINE_TOUCH(4k, K_4K)
-DEFINE_TOUCH(2m, K_2M)
-DEFINE_TOUCH(thp, K_THP)
-DEFINE_TOUCH(1g, K_1G)
-DEFINE_TOUCH(heap, K_HEAP)
-DEFINE_TOUCH(small, K_SMALL)
+WL_DEFINE_TOUCH(4k, &bufs[K_4K], pattern_rand)
+WL_DEFINE_TOUCH(2m, &bufs[K_2M], pattern_rand)
+WL_DEFINE_TOUCH(thp, &bufs[K_THP], pattern_rand)
+WL_DEFINE_TOUCH(1g, &bufs[K_1G], pattern_rand)
+WL_DEFINE_TOUCH(heap, &bufs[K_HEAP], pattern_rand)
+WL_DEFINE_TOUCH(small, &bufs[K_SMALL], pattern_rand)
 
 static uint64_t (*const touch_fn[K_NR])(uint64_t) = {touch_4k, touch_2m,   touch_thp,
 						     touch_1g, touch_heap, touch_small};

@@ -2,7 +2,7 @@
 /*
  * Small helpers shared by the test workloads in tests/workloads (and
  * bench/workloads): CPU pinning, a monotonic clock, number parsing, the
- * round loop, random loads. Header-only so that each workload stays a
+ * round loop, random and sequential loads. Header-only so that each workload stays a
  * single static binary built from one .c file.
  */
 #ifndef PMUPROF_WL_COMMON_H
@@ -184,5 +184,46 @@ static inline __attribute__((always_inline)) uint64_t wl_rand_loads(const char *
 	*state = s;
 	return sum;
 }
+
+/*
+ * N loads walking BASE sequentially, 64 bytes apart, wrapping at MASK; the
+ * offset is *OFF (updated). The load (add from memory) sits at the branch
+ * target "1:", the first instruction of a TCG block, so a sampled IP is the
+ * load itself. n must be non-zero.
+ */
+static inline __attribute__((always_inline)) uint64_t wl_seq_loads(const char *base, uint64_t mask,
+								   uint64_t n, uint64_t *off)
+{
+	uint64_t sum = 0, o = *off;
+
+	__asm__ volatile("1:\n\t"
+			 "addq (%[base],%[o]), %[sum]\n\t"
+			 "addq %[stride], %[o]\n\t"
+			 "andq %[mask], %[o]\n\t"
+			 "decq %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n)
+			 : [base] "r"(base), [mask] "r"(mask), [stride] "i"(64)
+			 : "cc", "memory");
+	*off = o;
+	return sum;
+}
+
+/*
+ * Defines touch_NAME(n): n loads over the buffer *BUF (a struct buffer with
+ * base, span and state), at random (wl_rand_loads) while RAND is true, else
+ * sequential (wl_seq_loads), within the span 8-byte aligned. One noinline
+ * function per buffer, so samples name the buffer they touched.
+ */
+#define WL_DEFINE_TOUCH(name, BUF, RAND)                                                           \
+	__attribute__((noinline)) uint64_t touch_##name(uint64_t n)                                \
+	{                                                                                          \
+		struct buffer *b = (BUF);                                                          \
+		WL_FRAME();                                                                        \
+		uint64_t mask = (b->span - 1) & ~(uint64_t)7;                                      \
+		if (RAND)                                                                          \
+			return wl_rand_loads(b->base, mask, n, &b->state);                         \
+		return wl_seq_loads(b->base, mask, n, &b->state);                                  \
+	}
 
 #endif
