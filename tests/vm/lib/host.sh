@@ -57,6 +57,24 @@ check_log() {
 	fi
 }
 
+# sum_check SUB REPORT EVENT CSV PERF_EVENT PCT: pass SUB when the sum of
+# EVENT's sample periods ("N estimated events" in pmuconv report's REPORT) is
+# within PCT % of perf stat's count of PERF_EVENT (CSV: perf stat -x, -o).
+sum_check() {
+	_est=$(awk -v e="$3" '$1 == e && /estimated/ {
+		for (i = 1; i < NF; i++) if ($(i + 1) == "estimated") print $i }' "$2" | tr -d ,)
+	_c=$(awk -F, -v e="$5" '$3 == e { print $1 }' "$4")
+	if [ -z "$_est" ] || [ -z "$_c" ] || [ "$_c" = 0 ]; then
+		fail_check "$1" "no count (pmuconv '$_est', perf '$_c')"
+		return
+	fi
+	_d=$((_est > _c ? _est - _c : _c - _est))
+	_pct=$(awk -v a="$_d" -v t="$_c" 'BEGIN { printf "%.2f", 100 * a / t }')
+	log "$1: sum of periods $_est, perf stat ($5) $_c: off by $_d ($_pct %)"
+	[ $((_d * 100)) -le $((_c * $6)) ] && pass_check "$1" ||
+		fail_check "$1" "sum of periods $_est, perf stat $_c (off by $_d, $_pct %)"
+}
+
 host_done() {
 	exit $_host_failed
 }

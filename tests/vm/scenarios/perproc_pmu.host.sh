@@ -14,15 +14,5 @@ case " $procs" in
 *" insnloop "*) pass_check only-target ;;
 *) fail_check only-target "processes with samples: '$procs' (want insnloop)" ;;
 esac
-est=$(awk '$1 == "instructions:u" && /estimated/ {
-	for (i = 1; i < NF; i++) if ($(i + 1) == "estimated") print $i }' report.txt | tr -d ,)
-c=$(awk -F, '$3 == "instructions:u" { print $1 }' stat.csv)
-if [ -z "$est" ] || [ -z "$c" ]; then
-	fail_check sum-of-periods "no count (pmuconv '$est', perf '$c')"
-else
-	d=$((est > c ? est - c : c - est))
-	log "sum of periods $est, perf stat $c"
-	[ $((d * 50)) -le "$c" ] && pass_check sum-of-periods ||
-		fail_check sum-of-periods "sum of periods $est, perf stat $c (off by $d)"
-fi
+sum_check sum-of-periods report.txt instructions:u stat.csv instructions:u 2
 host_done
