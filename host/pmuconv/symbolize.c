@@ -7,6 +7,8 @@
 #include "textparse.h"
 #include "util.h"
 
+#include "lib/pmufile/bsearch.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -193,15 +195,8 @@ static void symtab_finish(struct symtab *t)
 /* Last symbol with addr <= a, or NULL. */
 static const struct sym *symtab_find(const struct symtab *t, uint64_t a, size_t *idx)
 {
-	size_t lo = 0, hi = t->nr;
+	size_t lo = PMUFILE_PARTITION(t->nr, i, t->v[i].addr <= a);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->v[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	*idx = lo - 1;

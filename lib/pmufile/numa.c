@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/pmufile/bsearch.h"
 #include "lib/pmufile/format.h"
 #include "lib/pmufile/pmufile.h"
 
@@ -23,19 +24,9 @@
 
 static bool has_node(const struct pmufile_numa *n, int32_t node)
 {
-	uint32_t lo = 0, hi = n->nr_nodes;
+	size_t i = PMUFILE_PARTITION(n->nr_nodes, m, n->nodes[m] < node);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (n->nodes[mid] == node)
-			return true;
-		if (n->nodes[mid] < node)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return i < n->nr_nodes && n->nodes[i] == node;
 }
 
 const char *pmufile__numa_check(const struct pmufile_numa *n)
@@ -174,21 +165,14 @@ const char *pmufile__numa_decode(const uint8_t *p, size_t len, struct pmufile_nu
 
 int pmufile__numa_node_of(const struct pmufile_numa *n, uint64_t phys)
 {
-	uint32_t lo = 0, hi = n->nr_ranges;
+	size_t lo;
 
 	/* one node and no memory blocks in sysfs (no memory hotplug): all
 	 * memory is that node's */
 	if (n->nr_nodes == 1 && !n->nr_ranges)
 		return n->nodes[0];
 	/* the last range starting at or below phys, if it covers phys */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (n->ranges[mid].start <= phys)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PMUFILE_PARTITION(n->nr_ranges, i, n->ranges[i].start <= phys);
 	if (lo && phys < n->ranges[lo - 1].end)
 		return n->ranges[lo - 1].node;
 	return -1;

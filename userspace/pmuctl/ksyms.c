@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "lib/pmufile/bsearch.h"
 #include "util.h"
 
 #define KSYMS_READ_MAX (256u << 20)
@@ -181,20 +182,13 @@ void ksyms__free(struct ksyms *ks)
 int ksyms__see_addr(struct ksyms *ks, uint64_t addr)
 {
 	uint64_t *m = &ks->memo[(addr * 0x9e3779b97f4a7c15ull) >> (64 - KSYMS_MEMO_BITS)];
-	size_t lo = 0, hi = ks->nr;
+	size_t lo;
 	int ret;
 
 	if (*m == addr + 1 || !ks->nr || addr < ks->v[0].addr)
 		return 0;
 	/* the last symbol at or below addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->v[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PMUFILE_PARTITION(ks->nr, i, ks->v[i].addr <= addr);
 	ret = queue_group(ks, lo - 1);
 	/* lo: the first symbol above addr, which bounds the one covering it */
 	if (!ret && lo < ks->nr)
