@@ -55,18 +55,9 @@ __attribute__((noinline)) uint64_t checksum_blocks(unsigned reps)
 __attribute__((noinline)) uint64_t stream_sum(uint64_t n)
 {
 	WL_FRAME();
-	uint64_t sum = 0, off = 0, mask = (STREAM_BYTES - 1) & ~(uint64_t)7;
+	uint64_t off = 0;
 
-	__asm__ volatile("1:\n\t"
-			 "addq (%[base],%[off]), %[sum]\n\t"
-			 "addq $64, %[off]\n\t"
-			 "andq %[mask], %[off]\n\t"
-			 "decq %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : [sum] "+r"(sum), [off] "+r"(off), [n] "+r"(n)
-			 : [base] "r"(stream_buf), [mask] "r"(mask)
-			 : "cc", "memory");
-	return sum;
+	return wl_seq_loads(stream_buf, (STREAM_BYTES - 1) & ~(uint64_t)7, n, &off, 64);
 }
 
 __attribute__((noinline)) uint64_t chase_pointers(uint64_t n)
@@ -87,18 +78,9 @@ __attribute__((noinline)) uint64_t chase_pointers(uint64_t n)
 __attribute__((noinline)) uint64_t scan_table(uint64_t n)
 {
 	WL_FRAME();
-	uint64_t sum = 0, off = 0, mask = (TABLE_BYTES - 1) & ~(uint64_t)7;
+	uint64_t off = 0;
 
-	__asm__ volatile("1:\n\t"
-			 "addq (%[base],%[off]), %[sum]\n\t"
-			 "addq $4160, %[off]\n\t"
-			 "andq %[mask], %[off]\n\t"
-			 "decq %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : [sum] "+r"(sum), [off] "+r"(off), [n] "+r"(n)
-			 : [base] "r"(table_buf), [mask] "r"(mask)
-			 : "cc", "memory");
-	return sum;
+	return wl_seq_loads(table_buf, (TABLE_BYTES - 1) & ~(uint64_t)7, n, &off, 4160);
 }
 
 static int record_cmp(const void *a, const void *b)

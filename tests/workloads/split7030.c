@@ -21,29 +21,21 @@
 /* One loop iteration of integer work; identical in both hot functions. */
 #define SPIN_BODY(x) ((x) = (x)*6364136223846793005ULL + 1442695040888963407ULL, (x) ^= (x) >> 29)
 
-__attribute__((noinline)) unsigned long long hot_a(unsigned long long iters)
-{
-	WL_FRAME();
-	unsigned long long x = iters | 1;
-
-	for (unsigned long long i = 0; i < iters; i++) {
-		SPIN_BODY(x);
-		__asm__ volatile("" : "+r"(x));
+/* hot_a and hot_b: the same loop in two functions for samples to tell apart */
+#define DEFINE_HOT(name)                                                                           \
+	__attribute__((noinline)) unsigned long long name(unsigned long long iters)                \
+	{                                                                                          \
+		WL_FRAME();                                                                        \
+		unsigned long long x = iters | 1;                                                  \
+                                                                                                   \
+		for (unsigned long long i = 0; i < iters; i++) {                                   \
+			SPIN_BODY(x);                                                              \
+			__asm__ volatile("" : "+r"(x));                                            \
+		}                                                                                  \
+		return x;                                                                          \
 	}
-	return x;
-}
-
-__attribute__((noinline)) unsigned long long hot_b(unsigned long long iters)
-{
-	WL_FRAME();
-	unsigned long long x = iters | 1;
-
-	for (unsigned long long i = 0; i < iters; i++) {
-		SPIN_BODY(x);
-		__asm__ volatile("" : "+r"(x));
-	}
-	return x;
-}
+DEFINE_HOT(hot_a)
+DEFINE_HOT(hot_b)
 
 static void usage(FILE *f)
 {

@@ -186,13 +186,13 @@ static inline __attribute__((always_inline)) uint64_t wl_rand_loads(const char *
 }
 
 /*
- * N loads walking BASE sequentially, 64 bytes apart, wrapping at MASK; the
- * offset is *OFF (updated). The load (add from memory) sits at the branch
- * target "1:", the first instruction of a TCG block, so a sampled IP is the
- * load itself. n must be non-zero.
+ * N loads walking BASE sequentially, STRIDE bytes apart (a constant),
+ * wrapping at MASK; the offset is *OFF (updated). The load (add from memory)
+ * sits at the branch target "1:", the first instruction of a TCG block, so a
+ * sampled IP is the load itself. n must be non-zero.
  */
-static inline __attribute__((always_inline)) uint64_t wl_seq_loads(const char *base, uint64_t mask,
-								   uint64_t n, uint64_t *off)
+static inline __attribute__((always_inline)) uint64_t
+wl_seq_loads(const char *base, uint64_t mask, uint64_t n, uint64_t *off, uint64_t stride)
 {
 	uint64_t sum = 0, o = *off;
 
@@ -203,7 +203,7 @@ static inline __attribute__((always_inline)) uint64_t wl_seq_loads(const char *b
 			 "decq %[n]\n\t"
 			 "jnz 1b\n\t"
 			 : [sum] "+r"(sum), [o] "+r"(o), [n] "+r"(n)
-			 : [base] "r"(base), [mask] "r"(mask), [stride] "i"(64)
+			 : [base] "r"(base), [mask] "r"(mask), [stride] "i"(stride)
 			 : "cc", "memory");
 	*off = o;
 	return sum;
@@ -212,7 +212,7 @@ static inline __attribute__((always_inline)) uint64_t wl_seq_loads(const char *b
 /*
  * Defines touch_NAME(n): n loads over the buffer *BUF (a struct buffer with
  * base, span and state), at random (wl_rand_loads) while RAND is true, else
- * sequential (wl_seq_loads), within the span 8-byte aligned. One noinline
+ * sequential (wl_seq_loads, 64 bytes apart), within the span 8-byte aligned. One noinline
  * function per buffer, so samples name the buffer they touched.
  */
 #define WL_DEFINE_TOUCH(name, BUF, RAND)                                                           \
@@ -223,7 +223,7 @@ static inline __attribute__((always_inline)) uint64_t wl_seq_loads(const char *b
 		uint64_t mask = (b->span - 1) & ~(uint64_t)7;                                      \
 		if (RAND)                                                                          \
 			return wl_rand_loads(b->base, mask, n, &b->state);                         \
-		return wl_seq_loads(b->base, mask, n, &b->state);                                  \
+		return wl_seq_loads(b->base, mask, n, &b->state, 64);                              \
 	}
 
 #endif
