@@ -338,34 +338,31 @@ int pmufile_writer__kallsyms(struct pmufile_writer *w, const char *text, size_t 
 	return w->err;
 }
 
-int pmufile_writer__kernel_build_id(struct pmufile_writer *w, const uint8_t *id, size_t len)
+/* A frame of TYPE whose payload is the LEN bytes at DATA, length-prefixed. */
+static int bytes_frame(struct pmufile_writer *w, uint16_t type, const void *data, size_t len)
 {
 	struct pcur c;
-	int ret;
+	int ret = begin_frame(w, len + 8, &c);
 
-	if (!id || len > 20)
-		return -EINVAL;
-	ret = begin_frame(w, len + 8, &c);
 	if (ret)
 		return ret;
-	c_bytes(&c, id, (uint32_t)len);
-	end_frame(w, PMUFILE_FRAME_KBUILDID, &c);
+	c_bytes(&c, data, (uint32_t)len);
+	end_frame(w, type, &c);
 	return 0;
+}
+
+int pmufile_writer__kernel_build_id(struct pmufile_writer *w, const uint8_t *id, size_t len)
+{
+	if (!id || len > 20)
+		return -EINVAL;
+	return bytes_frame(w, PMUFILE_FRAME_KBUILDID, id, len);
 }
 
 int pmufile_writer__vdso(struct pmufile_writer *w, const void *image, size_t len)
 {
-	struct pcur c;
-	int ret;
-
 	if (!image || !len || len > PMUFILE_MAX_VDSO)
 		return -EINVAL;
-	ret = begin_frame(w, len + 8, &c);
-	if (ret)
-		return ret;
-	c_bytes(&c, image, (uint32_t)len);
-	end_frame(w, PMUFILE_FRAME_VDSO, &c);
-	return 0;
+	return bytes_frame(w, PMUFILE_FRAME_VDSO, image, len);
 }
 
 int pmufile_writer__numa(struct pmufile_writer *w, const struct pmufile_numa *n)
