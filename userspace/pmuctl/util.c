@@ -11,39 +11,21 @@
 
 #include "util.h"
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "pmuctl: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void pmuctl_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("", fmt, ap);
-	va_end(ap);
-}
-
-void pmuctl_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void pmuctl_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("", fmt, ap);
-	va_end(ap);
-}
+/* "pmuctl: PREFIX<message>" on stderr, one line; err and note print alike */
+#define DEFINE_MSG(name, prefix)                                                                   \
+	void name(const char *fmt, ...)                                                            \
+	{                                                                                          \
+		va_list ap;                                                                        \
+                                                                                                   \
+		fprintf(stderr, "pmuctl: %s", prefix);                                             \
+		va_start(ap, fmt);                                                                 \
+		vfprintf(stderr, fmt, ap);                                                         \
+		va_end(ap);                                                                        \
+		fputc('\n', stderr);                                                               \
+	}
+DEFINE_MSG(pmuctl_err, "")
+DEFINE_MSG(pmuctl_warn, "warning: ")
+DEFINE_MSG(pmuctl_note, "")
 
 int pmuctl_usage_error(const char *cmd, const char *fmt, ...)
 {
