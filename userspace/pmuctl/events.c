@@ -129,6 +129,20 @@ const pfm_pmu_info_t *events__core_pmu(void)
 	return core_pmu >= 0 ? &core_info : NULL;
 }
 
+bool events__info(int idx, pfm_event_info_t *ei)
+{
+	memset(ei, 0, sizeof(*ei));
+	ei->size = sizeof(*ei);
+	return pfm_get_event_info(idx, PFM_OS_NONE, ei) == PFM_SUCCESS;
+}
+
+bool events__attr_info(int idx, int i, pfm_event_attr_info_t *ai)
+{
+	memset(ai, 0, sizeof(*ai));
+	ai->size = sizeof(*ai);
+	return pfm_get_event_attr_info(idx, i, PFM_OS_NONE, ai) == PFM_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- */
 /* Generic names                                                     */
 /* ---------------------------------------------------------------- */
@@ -302,9 +316,7 @@ int events__suggest(const char *name, const char **out, int max)
 			pfm_event_info_t ei;
 			unsigned int d;
 
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+			if (!events__info(idx, &ei))
 				continue;
 			d = events__distance(base, ei.name);
 			if (d <= limit)
@@ -345,9 +357,7 @@ static void suggest_attr(int idx, const char *spec, char *err, size_t errlen)
 	struct cand c[3];
 	int n = 0, i;
 
-	memset(&ei, 0, sizeof(ei));
-	ei.size = sizeof(ei);
-	if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+	if (!events__info(idx, &ei))
 		return;
 	mods = strstr(spec, "::");
 	mods = strchr(mods ? mods + 2 : spec, ':');
@@ -363,10 +373,7 @@ static void suggest_attr(int idx, const char *spec, char *err, size_t errlen)
 		for (i = 0; i < ei.nattrs && !known; i++) {
 			pfm_event_attr_info_t ai;
 
-			memset(&ai, 0, sizeof(ai));
-			ai.size = sizeof(ai);
-			if (pfm_get_event_attr_info(ei.idx, i, PFM_OS_NONE, &ai) == PFM_SUCCESS &&
-			    !strcasecmp(ai.name, attr))
+			if (events__attr_info(ei.idx, i, &ai) && !strcasecmp(ai.name, attr))
 				known = true;
 		}
 		if (known)
@@ -375,10 +382,7 @@ static void suggest_attr(int idx, const char *spec, char *err, size_t errlen)
 			pfm_event_attr_info_t ai;
 			unsigned int d;
 
-			memset(&ai, 0, sizeof(ai));
-			ai.size = sizeof(ai);
-			if (pfm_get_event_attr_info(ei.idx, i, PFM_OS_NONE, &ai) != PFM_SUCCESS ||
-			    ai.type != PFM_ATTR_UMASK)
+			if (!events__attr_info(ei.idx, i, &ai) || ai.type != PFM_ATTR_UMASK)
 				continue;
 			d = events__distance(attr, ai.name);
 			if (d <= (strlen(attr) / 3 > 2 ? strlen(attr) / 3 : 2))
@@ -529,19 +533,14 @@ static int pfm_encode(const char *qualified, const char *shown, struct pmuctl_ev
 		base_name(qualified, base, sizeof(base));
 		snprintf(q, sizeof(q), "%s::%s", core_info.name, base);
 		idx = pfm_find_event(q);
-		memset(&bi, 0, sizeof(bi));
-		bi.size = sizeof(bi);
-		if (idx >= 0 && pfm_get_event_info(idx, PFM_OS_NONE, &bi) == PFM_SUCCESS)
+		if (idx >= 0 && events__info(idx, &bi))
 			suggest_attr(idx, qualified, err, errlen);
 		return -EINVAL;
 	}
-	memset(&ei, 0, sizeof(ei));
-	ei.size = sizeof(ei);
 	memset(&pi, 0, sizeof(pi));
 	pi.size = sizeof(pi);
-	if (pfm_get_event_info(arg.idx, PFM_OS_NONE, &ei) != PFM_SUCCESS ||
-	    pfm_get_pmu_info(ei.pmu, &pi) != PFM_SUCCESS || pi.type != PFM_PMU_TYPE_CORE ||
-	    arg.count < 1) {
+	if (!events__info(arg.idx, &ei) || pfm_get_pmu_info(ei.pmu, &pi) != PFM_SUCCESS ||
+	    pi.type != PFM_PMU_TYPE_CORE || arg.count < 1) {
 		snprintf(err, errlen,
 			 "event '%s' is not a core PMU event (libpfm4 PMU %s); pmuprof programs "
 			 "only IA32_PERFEVTSELx events",

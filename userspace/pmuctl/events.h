@@ -36,6 +36,10 @@ int events__init(char *err, size_t errlen);
  * and that PMU's libpfm4 description (NULL: none). */
 const char *events__pmu_name(void);
 const pfm_pmu_info_t *events__core_pmu(void);
+/* libpfm4's description of event IDX, or of its attribute I (zeroed and its
+ * size set first, as libpfm4 asks): true when libpfm4 gave one. */
+bool events__info(int idx, pfm_event_info_t *ei);
+bool events__attr_info(int idx, int i, pfm_event_attr_info_t *ai);
 
 /*
  * Resolve "NAME[/PERIOD]". A ":p" (":pp", ":ppp") modifier requests PEBS:

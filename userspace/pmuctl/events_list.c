@@ -63,9 +63,7 @@ static int count_hw(const char *pattern, bool verbose)
 	for (idx = core ? core->first_event : -1; idx != -1; idx = pfm_get_event_next(idx)) {
 		pfm_event_info_t ei;
 
-		memset(&ei, 0, sizeof(ei));
-		ei.size = sizeof(ei);
-		if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+		if (!events__info(idx, &ei))
 			continue;
 		n += !pattern || events__match(pattern, ei.name) ||
 		     (verbose && ei.desc && events__match(pattern, ei.desc));
@@ -134,9 +132,7 @@ int events__list(FILE *out, const char *pattern, bool verbose, const char *hidde
 		bool ev_match, shown = false;
 		char full[EV_NAME_MAX * 2 + 2];
 
-		memset(&ei, 0, sizeof(ei));
-		ei.size = sizeof(ei);
-		if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+		if (!events__info(idx, &ei))
 			continue;
 		ev_match = events__match(pattern, ei.name) ||
 			   (verbose && ei.desc && events__match(pattern, ei.desc));
@@ -145,11 +141,7 @@ int events__list(FILE *out, const char *pattern, bool verbose, const char *hidde
 			bool m = ev_match;
 
 			if (i >= 0) {
-				memset(&ai, 0, sizeof(ai));
-				ai.size = sizeof(ai);
-				if (pfm_get_event_attr_info(idx, i, PFM_OS_NONE, &ai) !=
-					    PFM_SUCCESS ||
-				    ai.type != PFM_ATTR_UMASK)
+				if (!events__attr_info(idx, i, &ai) || ai.type != PFM_ATTR_UMASK)
 					continue;
 				snprintf(full, sizeof(full), "%s:%s", ei.name, ai.name);
 				m = m || events__match(pattern, full);
