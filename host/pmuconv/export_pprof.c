@@ -154,17 +154,39 @@ static int64_t intern(struct pprof_acc *p, const char *s, size_t len)
 	return (int64_t)p->nr_strs++;
 }
 
-static uint64_t map_hash_of(const struct pp_map *m)
+/* The records found by their whole content (mappings, functions, locations:
+ * structs without padding) share one find-or-add. */
+struct rec_array {
+	const char *v;
+	size_t size;
+};
+static uint64_t rec_hash(const void *ctx, uint32_t i)
 {
-	return pc_fmix(
-		pc_mix(pc_mix(pc_mix(pc_mix(pc_mix(PC_HASH_SEED, m->start), m->limit), m->offset),
-			      m->file),
-		       m->build_id));
+	const struct rec_array *a = ctx;
+	return pc_hash_bytes(a->v + (size_t)i * a->size, a->size, PC_HASH_SEED);
 }
-static uint64_t map_hash(const void *ctx, uint32_t i)
+
+/* Id (1-based) of the record KEY (SIZE bytes) in the array *V of *NR (*CAP
+ * allocated) indexed by T, appended when new; negative errno. */
+static int64_t rec_id(struct pc_htab *t, void **v, size_t *nr, size_t *cap, const void *key,
+		      size_t size)
 {
-	return map_hash_of(&((const struct pprof_acc *)ctx)->maps[i]);
+	struct rec_array a = {*v, size};
+	size_t j;
+
+	if (pc_htab__reserve(t, 1024, rec_hash, &a))
+		return -ENOMEM;
+	for (j = pc_htab__slot(t, pc_hash_bytes(key, size, PC_HASH_SEED)); t->slots[j];
+	     j = pc_htab__next(t, j))
+		if (!memcmp(a.v + (size_t)(t->slots[j] - 1) * size, key, size))
+			return t->slots[j];
+	if (pc_grow(v, cap, *nr + 1, size))
+		return -ENOMEM;
+	memcpy((char *)*v + *nr * size, key, size);
+	pc_htab__set(t, j, (uint32_t)(*nr)++);
+	return (int64_t)*nr;
 }
+
 static uint64_t ref_hash_of(const struct pc_map *m)
 {
 	return pc_fmix(pc_mix(PC_HASH_SEED, (uint64_t)(uintptr_t)m));
@@ -199,46 +221,16 @@ static int64_t map_id(struct pprof_acc *p, const struct pc_map *m)
 	if (file < 0 || b < 0)
 		return -ENOMEM;
 	struct pp_map key = {m->start, m->limit, m->offset, (uint32_t)file, (uint32_t)b};
-	struct pc_htab *mt = &p->map_index;
-	size_t k;
-	uint32_t id = 0;
-	if (pc_htab__reserve(mt, 256, map_hash, p))
-		return -ENOMEM;
-	for (k = pc_htab__slot(mt, map_hash_of(&key)); mt->slots[k]; k = pc_htab__next(mt, k))
-		if (!memcmp(&p->maps[mt->slots[k] - 1], &key, sizeof(key))) {
-			id = mt->slots[k];
-			break;
-		}
-	if (!id) {
-		if (pc_grow((void **)&p->maps, &p->cap_maps, p->nr_maps + 1, sizeof(*p->maps)))
-			return -ENOMEM;
-		p->maps[p->nr_maps] = key;
-		pc_htab__set(mt, k, (uint32_t)p->nr_maps++);
-		id = (uint32_t)p->nr_maps;
-	}
+	int64_t id = rec_id(&p->map_index, (void **)&p->maps, &p->nr_maps, &p->cap_maps, &key,
+			    sizeof(key));
+	if (id < 0)
+		return id;
 	/* the probe for the pointer table is still valid: nothing was added to it */
 	if (pc_grow((void **)&p->refs, &p->cap_refs, p->nr_refs + 1, sizeof(*p->refs)))
 		return -ENOMEM;
-	p->refs[p->nr_refs] = (struct pp_mapref){m, id};
+	p->refs[p->nr_refs] = (struct pp_mapref){m, (uint32_t)id};
 	pc_htab__set(t, j, (uint32_t)p->nr_refs++);
 	return id;
-}
-
-static uint64_t func_hash_of(const struct pp_func *f)
-{
-	return pc_fmix(pc_mix(PC_HASH_SEED, (uint64_t)f->name << 32 | f->file));
-}
-static uint64_t func_hash(const void *ctx, uint32_t i)
-{
-	return func_hash_of(&((const struct pprof_acc *)ctx)->funcs[i]);
-}
-static uint64_t loc_hash_of(const struct pp_loc *l)
-{
-	return pc_fmix(pc_mix(pc_mix(PC_HASH_SEED, l->addr), (uint64_t)l->map << 32 | l->func));
-}
-static uint64_t loc_hash(const void *ctx, uint32_t i)
-{
-	return loc_hash_of(&((const struct pprof_acc *)ctx)->locs[i]);
 }
 
 static uint64_t fref_hash_of(const char *name, const struct pc_map *map, uint64_t addr)
@@ -287,46 +279,18 @@ static int64_t loc_id(struct pprof_acc *p, const struct pc_frame *fr)
 
 static int64_t loc_id_slow(struct pprof_acc *p, const struct pc_frame *fr)
 {
-	int64_t name = intern(p, fr->name, fr->len), map = map_id(p, fr->map);
-	struct pc_htab *t;
-	size_t j;
+	int64_t name = intern(p, fr->name, fr->len), map = map_id(p, fr->map), func;
 
 	if (name < 0 || map < 0)
 		return -ENOMEM;
 	/* function: (name, binary); the binary is its mapping's file */
 	struct pp_func fk = {(uint32_t)name, map ? p->maps[map - 1].file : 0};
-	uint32_t func = 0;
-	t = &p->func_index;
-	if (pc_htab__reserve(t, 1024, func_hash, p))
-		return -ENOMEM;
-	for (j = pc_htab__slot(t, func_hash_of(&fk)); t->slots[j]; j = pc_htab__next(t, j)) {
-		const struct pp_func *f = &p->funcs[t->slots[j] - 1];
-		if (f->name == fk.name && f->file == fk.file) {
-			func = t->slots[j];
-			break;
-		}
-	}
-	if (!func) {
-		if (pc_grow((void **)&p->funcs, &p->cap_funcs, p->nr_funcs + 1, sizeof(*p->funcs)))
-			return -ENOMEM;
-		p->funcs[p->nr_funcs] = fk;
-		pc_htab__set(t, j, (uint32_t)p->nr_funcs++);
-		func = (uint32_t)p->nr_funcs;
-	}
-	struct pp_loc lk = {fr->addr, (uint32_t)map, func};
-	t = &p->loc_index;
-	if (pc_htab__reserve(t, 1024, loc_hash, p))
-		return -ENOMEM;
-	for (j = pc_htab__slot(t, loc_hash_of(&lk)); t->slots[j]; j = pc_htab__next(t, j)) {
-		const struct pp_loc *l = &p->locs[t->slots[j] - 1];
-		if (l->addr == lk.addr && l->map == lk.map && l->func == lk.func)
-			return t->slots[j];
-	}
-	if (pc_grow((void **)&p->locs, &p->cap_locs, p->nr_locs + 1, sizeof(*p->locs)))
-		return -ENOMEM;
-	p->locs[p->nr_locs] = lk;
-	pc_htab__set(t, j, (uint32_t)p->nr_locs++);
-	return (int64_t)p->nr_locs;
+	func = rec_id(&p->func_index, (void **)&p->funcs, &p->nr_funcs, &p->cap_funcs, &fk,
+		      sizeof(fk));
+	if (func < 0)
+		return func;
+	struct pp_loc lk = {fr->addr, (uint32_t)map, (uint32_t)func};
+	return rec_id(&p->loc_index, (void **)&p->locs, &p->nr_locs, &p->cap_locs, &lk, sizeof(lk));
 }
 
 struct pprof_acc *pprof_acc__new(int mode)
