@@ -69,6 +69,22 @@ check() {
 	fi
 }
 
+# check_out SUB OUT PATTERN CMD ARGS...: CMD's output into OUT (and appended
+# to scenario.log); pass or fail SUB by its exit status, a fail quoting up to
+# four of OUT's lines that match the extended regexp PATTERN.
+check_out() {
+	_sub=$1 _out=$2 _pat=$3
+	shift 3
+	"$@" >"$_out" 2>&1
+	_rc=$?
+	cat "$_out" >>"$RESULTS/scenario.log"
+	if [ $_rc = 0 ]; then
+		pass_check "$_sub"
+	else
+		fail_check "$_sub" "$(grep -E "$_pat" "$_out" | head -n 4 | tr '\n' ' ')"
+	fi
+}
+
 # run CMD ARGS...: log it, output appended to $RESULTS/scenario.log.
 run() {
 	log "+ $*"

@@ -35,11 +35,9 @@ case $(( $(val flags) & 4 )) in 4) pass_check info-privileged ;; *) fail_check i
 
 # cpu-clock via NMI IPIs, 1 kHz, stacks, while split7030 runs pinned on CPU 1
 out=$RESULTS/record.txt
-ppclient record -s clock -P 1000000 -g -U -o "$RESULTS/basic.bin" -- \
-	taskset -c 1 split7030 -s 3 >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check record-accounting || fail_check record-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+check_out record-accounting "$out" 'CHECK FAILED' \
+	ppclient record -s clock -P 1000000 -g -U -o "$RESULTS/basic.bin" -- \
+	taskset -c 1 split7030 -s 3
 samples=$(sed -n 's/^record: samples=\([0-9]*\) .*/\1/p' "$out")
 log "samples=$samples"
 [ "${samples:-0}" -ge 1000 ] && pass_check record-samples || fail_check record-samples "only ${samples:-0} samples in 3 s at 1 kHz on $NCPUS CPUs"

@@ -12,15 +12,11 @@ ppclient info >"$RESULTS/info.txt" 2>&1 || fail "ppclient info failed"
 	fail_check info-timer-only "sources=$(sed -n 's/^sources=//p' "$RESULTS/info.txt"), want 0x8"
 check nmi-ipi-enodev ppclient record -s clock -P 1000000 -E ENODEV
 out=$RESULTS/record.txt
-ppclient record -s timer -P 1000000 -g -U -o "$RESULTS/timer.bin" -- spin7030 4 >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check record-accounting || fail_check record-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+check_out record-accounting "$out" 'CHECK FAILED' \
+	ppclient record -s timer -P 1000000 -g -U -o "$RESULTS/timer.bin" -- spin7030 4
 an=$RESULTS/analyze.txt
-ppclient analyze "$RESULTS/timer.bin" --comm spin7030 --elf "$(command -v spin7030)" \
-	--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 500 --main-min 90 >"$an" 2>&1
-rc=$?
-cat "$an" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check timer-70-30 || fail_check timer-70-30 "$(grep -E 'CHECK FAILED|share' "$an" | tr '\n' ' ')"
+check_out timer-70-30 "$an" 'CHECK FAILED|share' \
+	ppclient analyze "$RESULTS/timer.bin" --comm spin7030 --elf "$(command -v spin7030)" \
+	--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 500 --main-min 90
 unload_module
 exit 0

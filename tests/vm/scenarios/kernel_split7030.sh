@@ -10,31 +10,21 @@
 
 load_module
 out=$RESULTS/record.txt
-ppclient record -s clock -P 1000000 -g -U -o "$RESULTS/split.bin" -- \
-	taskset -c 1 spin7030 5 >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check record-accounting || fail_check record-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+check_out record-accounting "$out" 'CHECK FAILED' \
+	ppclient record -s clock -P 1000000 -g -U -o "$RESULTS/split.bin" -- \
+	taskset -c 1 spin7030 5
 
 an=$RESULTS/analyze.txt
-ppclient analyze "$RESULTS/split.bin" --comm spin7030 --elf "$(command -v spin7030)" \
-	--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 1000 --main-min 90 >"$an" 2>&1
-rc=$?
-cat "$an" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check split-70-30 || fail_check split-70-30 "$(grep -E 'CHECK FAILED|share' "$an" | tr '\n' ' ')"
+check_out split-70-30 "$an" 'CHECK FAILED|share' \
+	ppclient analyze "$RESULTS/split.bin" --comm spin7030 --elf "$(command -v spin7030)" \
+	--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 1000 --main-min 90
 
 # The harness's split7030, same check without the caller requirement.
-ppclient record -s clock -P 1000000 -U -o "$RESULTS/split7030.bin" -- \
-	taskset -c 1 split7030 -s 4 >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check record-accounting-split7030 ||
-	fail_check record-accounting-split7030 "$(grep -m1 'CHECK FAILED' "$out")"
-ppclient analyze "$RESULTS/split7030.bin" --comm split7030 --elf "$(command -v split7030)" \
-	--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 1000 >"$an" 2>&1
-rc=$?
-cat "$an" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check split7030-70-30 ||
-	fail_check split7030-70-30 "$(grep -E 'CHECK FAILED|share' "$an" | tr '\n' ' ')"
+check_out record-accounting-split7030 "$out" 'CHECK FAILED' \
+	ppclient record -s clock -P 1000000 -U -o "$RESULTS/split7030.bin" -- \
+	taskset -c 1 split7030 -s 4
+check_out split7030-70-30 "$an" 'CHECK FAILED|share' \
+	ppclient analyze "$RESULTS/split7030.bin" --comm split7030 --elf "$(command -v split7030)" \
+	--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 1000
 unload_module
 exit 0
