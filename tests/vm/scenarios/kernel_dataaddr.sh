@@ -9,11 +9,9 @@
 
 load_module
 out=$RESULTS/record.txt
-ppclient record -s clock -P 500000 -g -U -A -Y -o "$RESULTS/addr.bin" -- \
-	taskset -c 1 pagesizes -s 4 -p rand 4k:40 2m:30 1g:30 >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check record-accounting || fail_check record-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+check_out record-accounting "$out" 'CHECK FAILED' \
+	ppclient record -s clock -P 500000 -g -U -A -Y -o "$RESULTS/addr.bin" -- \
+	taskset -c 1 pagesizes -s 4 -p rand 4k:40 2m:30 1g:30
 line=$(grep '^record: addr=' "$out")
 log "$line"
 get() { echo "$line" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }

@@ -10,10 +10,8 @@ load_module
 bg spin7030 60
 wl=$!
 out=$RESULTS/ppfuzz.txt
-ppfuzz -n 4000 -j 3 >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check fuzz || fail_check fuzz "$(grep -m3 'FAIL' "$out" | tr '\n' ' ')"
+check_out fuzz "$out" 'FAIL' \
+	ppfuzz -n 4000 -j 3
 calls=$(sed -n 's/^ppfuzz: calls=\([0-9]*\) .*/\1/p' "$out")
 [ "${calls:-0}" -ge 3000 ] && pass_check fuzz-volume || fail_check fuzz-volume "only ${calls:-0} calls"
 check usable-after ppclient record -s clock -P 1000000 -g -U -t 1

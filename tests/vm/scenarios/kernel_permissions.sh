@@ -26,17 +26,12 @@ check perfmon-phys-eperm ppclient --caps perfmon record -A -Y -E EPERM
 bg taskset -c 1 spin7030 6
 wl=$!
 out=$RESULTS/record.txt
-ppclient --caps perfmon record -s clock -P 1000000 -g -U -A -t 3 -o "$RESULTS/unpriv.bin" >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check record-accounting || fail_check record-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+check_out record-accounting "$out" 'CHECK FAILED' \
+	ppclient --caps perfmon record -s clock -P 1000000 -g -U -A -t 3 -o "$RESULTS/unpriv.bin"
 an=$RESULTS/analyze.txt
-ppclient analyze "$RESULTS/unpriv.bin" --hidden --comm spin7030 --elf "$(command -v spin7030)" \
-	--funcs hot_a,hot_b --min 300 --main-min 90 >"$an" 2>&1
-rc=$?
-cat "$an" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check kernel-addresses-hidden-user-intact ||
-	fail_check kernel-addresses-hidden-user-intact "$(grep -E 'CHECK FAILED' "$an" | tr '\n' ' ')"
+check_out kernel-addresses-hidden-user-intact "$an" 'CHECK FAILED' \
+	ppclient analyze "$RESULTS/unpriv.bin" --hidden --comm spin7030 --elf "$(command -v spin7030)" \
+	--funcs hot_a,hot_b --min 300 --main-min 90
 kill $wl 2>/dev/null
 wait $wl 2>/dev/null
 unload_module

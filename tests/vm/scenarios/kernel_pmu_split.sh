@@ -12,19 +12,14 @@ cat "$RESULTS/info.txt" >>"$RESULTS/scenario.log"
 [ "$(sed -n 's/^pmu_status=//p' "$RESULTS/info.txt")" = 0 ] || skip "guest PMU not usable: $(grep -E '^(pmu_status|vendor_string)' "$RESULTS/info.txt" | tr '\n' ' ')"
 pass_check info-pmu
 out=$RESULTS/record.txt
-ppclient record -e pmu:3003c:2000000 -e pmu:300c0:2000000 -U -o "$RESULTS/pmu.bin" -- \
-	taskset -c 1 spin7030 5 >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check record-accounting || fail_check record-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+check_out record-accounting "$out" 'CHECK FAILED' \
+	ppclient record -e pmu:3003c:2000000 -e pmu:300c0:2000000 -U -o "$RESULTS/pmu.bin" -- \
+	taskset -c 1 spin7030 5
 for ev in 0 1; do
 	an=$RESULTS/analyze-$ev.txt
-	ppclient analyze "$RESULTS/pmu.bin" --event $ev --comm spin7030 --elf "$(command -v spin7030)" \
-		--funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 300 >"$an" 2>&1
-	rc=$?
-	cat "$an" >>"$RESULTS/scenario.log"
-	[ $rc = 0 ] && pass_check "split-event-$ev" ||
-		fail_check "split-event-$ev" "$(grep -E 'CHECK FAILED|share' "$an" | tr '\n' ' ')"
+	check_out "split-event-$ev" "$an" 'CHECK FAILED|share' \
+		ppclient analyze "$RESULTS/pmu.bin" --event $ev --comm spin7030 \
+		--elf "$(command -v spin7030)" --funcs hot_a,hot_b --expect hot_a=70:7,hot_b=30:7 --min 300
 done
 unload_module
 exit 0

@@ -48,10 +48,8 @@ unload_module
 # at a period the guest can afford, never throttled, accounting exact
 load_module max_handler_pct=0
 out=$RESULTS/record-off.txt
-ppclient record -e pmu:300c0:20000 -e pmu:3003c:20000 -t 3 -o /tmp/t2.bin >"$out" 2>&1
-rc=$?
-cat "$out" >>"$RESULTS/scenario.log"
-[ $rc = 0 ] && pass_check off-accounting || fail_check off-accounting "$(grep -m1 'CHECK FAILED' "$out")"
+check_out off-accounting "$out" 'CHECK FAILED' \
+	ppclient record -e pmu:300c0:20000 -e pmu:3003c:20000 -t 3 -o /tmp/t2.bin
 thr=$(field throttled)
 [ "${thr:-x}" = 0 ] && pass_check off-never-throttles || fail_check off-never-throttles "throttled=${thr:-none}"
 kill $w1 2>/dev/null
