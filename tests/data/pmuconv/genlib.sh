@@ -6,6 +6,8 @@
 #                         every PT_LOAD of FILE mapped at BASE, page-aligned as
 #                         the kernel maps them
 #   a BASE SYM OFF        the address BASE + SYM + OFF in hex
+#   syms FILE VAR=SYM...  set each VAR to SYM's link-time address (0x..., from
+#                         `nm FILE`); exit 1 naming a symbol FILE lacks
 need() {
 	for _t in "$@"; do
 		command -v "$_t" >/dev/null ||
@@ -23,3 +25,12 @@ maps() {
 		done
 }
 a() { printf '0x%x' $(($1 + $2 + $3)); }
+syms() {
+	_f=$1
+	shift
+	for _p in "$@"; do
+		_v=$(nm "$_f" | awk -v s="${_p#*=}" '$3 == s { print "0x" $1; exit }')
+		[ -n "$_v" ] || { echo "gen.sh: no symbol ${_p#*=} in $_f"; exit 1; }
+		eval "${_p%%=*}=$_v"
+	done
+}

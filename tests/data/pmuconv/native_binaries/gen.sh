@@ -11,21 +11,17 @@ set -e
 need gcc objcopy nm readelf
 D=$PWD
 gcc -O1 -fPIC -shared -Wl,--build-id -o libstripped.so lib.c
-nm libstripped.so >lib.nm
+syms libstripped.so inner=lib_inner api=lib_api
 objcopy --strip-all libstripped.so
 gcc -O1 -fPIE -pie -Wl,--build-id -o prog prog.c -L. -lstripped -Wl,-rpath,"$D"
-nm prog >prog.nm
+syms prog work=work main=main
 # the executable's symbols only in a debug file, found through .gnu_debuglink
 objcopy --only-keep-debug prog prog.debug
 objcopy --strip-all --add-gnu-debuglink=prog.debug prog
 mkdir .debug && mv prog.debug .debug/
-sym() { awk -v s="$2" '$3 == s { print "0x" $1 }' "$1"; }
 E=0x555555554000
 L=0x7f1234500000
 S=0x7ffd00000000
-work=$(sym prog.nm work); main=$(sym prog.nm main)
-inner=$(sym lib.nm lib_inner); api=$(sym lib.nm lib_api)
-[ -n "$work" ] && [ -n "$main" ] && [ -n "$inner" ] && [ -n "$api" ] || { echo "symbols not found"; exit 1; }
 {
 	echo "header host=binhost kernel=6.1.0-test cpus=1 flags=ustack start=0"
 	echo "event cycles pmu 1000 cycles"

@@ -16,13 +16,11 @@ gcc -O1 -fPIE -pie -g -Wl,--build-id -o prog prog.c -L. -lshared -Wl,-rpath,"$D"
 objcopy --only-keep-debug prog prog.debug
 objcopy --strip-all --add-gnu-debuglink=prog.debug prog prog_stripped
 
-# symbol value (link-time address) from the unstripped files
-sym() { nm "$1" | awk -v s="$2" '$3 == s { print "0x" $1 }'; }
+# symbol values (link-time addresses) from the unstripped files
+syms prog ew=exe_work em=main
+syms libshared.so ls_=lib_static lh=lib_hot
 EXE_BASE=0x555555554000
 LIB_BASE=0x7f1234500000
-ew=$(sym prog exe_work); em=$(sym prog main)
-ls_=$(sym libshared.so lib_static); lh=$(sym libshared.so lib_hot)
-[ -n "$ew" ] && [ -n "$em" ] && [ -n "$ls_" ] && [ -n "$lh" ] || { echo "symbols not found"; exit 1; }
 {
 	echo "header host=elfhost kernel=6.1.0-test cpus=2 flags=kstack,ustack start=0"
 	echo "event cycles pmu 50000 cycles"
