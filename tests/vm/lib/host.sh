@@ -57,12 +57,18 @@ check_log() {
 	fi
 }
 
-# sum_check SUB REPORT EVENT CSV PERF_EVENT PCT: pass SUB when the sum of
-# EVENT's sample periods ("N estimated events" in pmuconv report's REPORT) is
-# within PCT % of perf stat's count of PERF_EVENT (CSV: perf stat -x, -o).
+# est_events REPORT EVENT: the sum of EVENT's sample periods, pmuconv
+# report's "N estimated events" (commas dropped) in REPORT.
+est_events() {
+	awk -v e="$2" '$1 == e && /estimated/ {
+		for (i = 1; i < NF; i++) if ($(i + 1) == "estimated") print $i }' "$1" | tr -d ,
+}
+
+# sum_check SUB REPORT EVENT CSV PERF_EVENT PCT: pass SUB when EVENT's
+# est_events in REPORT are within PCT % of perf stat's count of PERF_EVENT
+# (CSV: perf stat -x, -o).
 sum_check() {
-	_est=$(awk -v e="$3" '$1 == e && /estimated/ {
-		for (i = 1; i < NF; i++) if ($(i + 1) == "estimated") print $i }' "$2" | tr -d ,)
+	_est=$(est_events "$2" "$3")
 	_c=$(awk -F, -v e="$5" '$3 == e { print $1 }' "$4")
 	if [ -z "$_est" ] || [ -z "$_c" ] || [ "$_c" = 0 ]; then
 		fail_check "$1" "no count (pmuconv '$_est', perf '$_c')"

@@ -63,7 +63,7 @@ set -- $(cat model-mixed)
 f=ps-mixed-dtlb-load-misses:u.txt
 cat "$f"
 e2=$(page "$f" 2M) e1=$(page "$f" 1G)
-t=$(est report-mixed.txt dtlb-load-misses:u)
+t=$(est_events report-mixed.txt dtlb-load-misses:u)
 s2=$(pct "${e2:-0}" "$t") s1=$(pct "${e1:-0}" "$t")
 s4=$(awk -v a="$s2" -v b="$s1" 'BEGIN { printf "%.2f", 100 - a - b }')
 m4=$(pct "$3" "$2") m2=$(pct "$4" "$2") m1=$(pct "$5" "$2")
