@@ -194,6 +194,17 @@ static __always_inline u64 pt_ctr_read(int bit)
 	return v;
 }
 
+/* Counter BIT counts with event select SEL (a GP counter) or with its
+ * FIXED_CTR_CTRL NIBBLE (a fixed one: into *FIXED_CTL, which the caller
+ * writes once for all fixed counters). */
+static void pt_ctr_select(int bit, u64 sel, u64 nibble, u64 *fixed_ctl)
+{
+	if (bit < INTEL_PMC_IDX_FIXED)
+		wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + bit, sel);
+	else
+		*fixed_ctl |= PT_FIXED_CTL(bit - INTEL_PMC_IDX_FIXED, nibble);
+}
+
 /*
  * Without full-width writes a GP counter takes bits 31:0 sign-extended
  * (SDM 20.2.6): fine for the small negative values this test writes.
@@ -560,17 +571,10 @@ static void pt_test_overflow(const char *name, const struct pt_ovf_case *tc, int
 		cfg.ovf_mask |= BIT_ULL(bit);
 		cfg.period[pt_idx(bit)] = tc[i].period;
 		pt_ctr_write(pc, bit, pt_neg(tc[i].period));
-		if (bit < INTEL_PMC_IDX_FIXED)
-			wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + bit,
-			       PT_SEL_INST_OS | PT_SEL_INT | PT_SEL_EN);
-		else
-			fixed_ctl |=
-				PT_FIXED_CTL(bit - INTEL_PMC_IDX_FIXED, PT_FIXED_OS | PT_FIXED_PMI);
+		pt_ctr_select(bit, PT_SEL_INST_OS | PT_SEL_INT | PT_SEL_EN,
+			      PT_FIXED_OS | PT_FIXED_PMI, &fixed_ctl);
 	}
-	if (ref < INTEL_PMC_IDX_FIXED)
-		wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + ref, PT_SEL_INST_OS | PT_SEL_EN);
-	else
-		fixed_ctl |= PT_FIXED_CTL(ref - INTEL_PMC_IDX_FIXED, PT_FIXED_OS);
+	pt_ctr_select(ref, PT_SEL_INST_OS | PT_SEL_EN, PT_FIXED_OS, &fixed_ctl);
 	wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, fixed_ctl);
 	ctrl |= cfg.ovf_mask;
 
@@ -724,14 +728,8 @@ static void pt_gate(const char *name, int bit, u64 sel_or_nibble, u64 ctrl, int 
 		cfg.period[i] = PT_GATE_PERIOD;
 	pt_pmu_clear();
 	pt_ctr_write(pc, bit, pt_neg(PT_GATE_PERIOD));
-	if (bit < INTEL_PMC_IDX_FIXED)
-		wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + bit, sel_or_nibble);
-	else
-		fixed_ctl |= PT_FIXED_CTL(bit - INTEL_PMC_IDX_FIXED, sel_or_nibble);
-	if (ref < INTEL_PMC_IDX_FIXED)
-		wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + ref, PT_SEL_INST_OS | PT_SEL_EN);
-	else
-		fixed_ctl |= PT_FIXED_CTL(ref - INTEL_PMC_IDX_FIXED, PT_FIXED_OS);
+	pt_ctr_select(bit, sel_or_nibble, sel_or_nibble, &fixed_ctl);
+	pt_ctr_select(ref, PT_SEL_INST_OS | PT_SEL_EN, PT_FIXED_OS, &fixed_ctl);
 	wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, fixed_ctl);
 
 	pt_arm(&cfg);
@@ -765,14 +763,8 @@ static void pt_ovf_no_int(const char *name, int bit, int ref)
 
 	pt_pmu_clear();
 	pt_ctr_write(pc, bit, pt_neg(period));
-	if (bit < INTEL_PMC_IDX_FIXED)
-		wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + bit, PT_SEL_INST_OS | PT_SEL_EN);
-	else
-		fixed_ctl |= PT_FIXED_CTL(bit - INTEL_PMC_IDX_FIXED, PT_FIXED_OS);
-	if (ref < INTEL_PMC_IDX_FIXED)
-		wrmsrl(MSR_ARCH_PERFMON_EVENTSEL0 + ref, PT_SEL_INST_OS | PT_SEL_EN);
-	else
-		fixed_ctl |= PT_FIXED_CTL(ref - INTEL_PMC_IDX_FIXED, PT_FIXED_OS);
+	pt_ctr_select(bit, PT_SEL_INST_OS | PT_SEL_EN, PT_FIXED_OS, &fixed_ctl);
+	pt_ctr_select(ref, PT_SEL_INST_OS | PT_SEL_EN, PT_FIXED_OS, &fixed_ctl);
 	wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, fixed_ctl);
 	pt_arm(&cfg);
 	pt_run(BIT_ULL(bit) | BIT_ULL(ref), PT_ITERS);
