@@ -143,6 +143,14 @@ struct pt_cfg {
 	int sample_bit;	     /* counter whose value each sample records, or -1 */
 };
 
+/* A handler that owns every counter's overflow, reloads and samples none:
+ * for the tests that check where overflows and PMIs do not happen. */
+#define PT_CFG_ANY_OVERFLOW                                                                        \
+	{                                                                                          \
+		.ovf_mask = PT_CTR_BITS_ALL, .reload = true, .disable = true, .unmask = true,      \
+		.sample_bit = -1                                                                   \
+	}
+
 struct pt_sample {
 	u64 ip, si, di; /* the interrupted context */
 	u64 status;	/* GLOBAL_STATUS on entry (after the optional disable) */
@@ -714,11 +722,7 @@ static void pt_test_lvtpc(void)
 static void pt_gate(const char *name, int bit, u64 sel_or_nibble, u64 ctrl, int ref)
 {
 	struct pt_cpu *pc = this_cpu_ptr(&pt_cpu);
-	struct pt_cfg cfg = {.ovf_mask = PT_CTR_BITS_ALL,
-			     .reload = true,
-			     .disable = true,
-			     .unmask = true,
-			     .sample_bit = -1};
+	struct pt_cfg cfg = PT_CFG_ANY_OVERFLOW;
 	u64 fixed_ctl = 0, v, counted, st;
 	const struct pt_res *r;
 	char rs[128];
@@ -751,11 +755,7 @@ static void pt_gate(const char *name, int bit, u64 sel_or_nibble, u64 ctrl, int 
 static void pt_ovf_no_int(const char *name, int bit, int ref)
 {
 	struct pt_cpu *pc = this_cpu_ptr(&pt_cpu);
-	struct pt_cfg cfg = {.ovf_mask = PT_CTR_BITS_ALL,
-			     .reload = true,
-			     .disable = true,
-			     .unmask = true,
-			     .sample_bit = -1};
+	struct pt_cfg cfg = PT_CFG_ANY_OVERFLOW;
 	const u64 period = 10007;
 	u64 fixed_ctl = 0, v, counted, st;
 	const struct pt_res *r;
