@@ -6,6 +6,6 @@
 PP_CORE_PMU := pmu/pmu_probe.o pmu/pmu_sched.o pmu/pmu_hw.o pmu/pmu_irq.o pmu/pmu_freq.o \
 	pmu/pmu_events.o pmu/pebs.o
 PP_CORE_NMI := nmi/capture.o nmi/session.o nmi/ring.o nmi/dataaddr.o nmi/x86_decode.o \
-	nmi/x86_opcode_map.o nmi/pagewalk.o
+	nmi/x86_opcode_map.o nmi/pagewalk.o nmi/pebscheck.o
 PP_CORE_MODULE := $(PP_CORE_NMI) nmi/ipiplan.o $(PP_CORE_PMU)
 PP_CORE_OBJS = $(addprefix $(BUILD)/obj/kernel/,$(PP_CORE_PMU) $(PP_CORE_NMI))

@@ -313,8 +313,20 @@ struct pmuprof_stats {
 	__u64 ustack_copy_bytes; /* out: CF_USTACK_COPY: user stack bytes copied */
 	__u64 ustack_copy_short; /* out: copies that stopped before ustack_copy_size (the
 				  * stack mapping's end, or a page not present) */
+	/* added after PMUPROF_STATS_SIZE_VER1: PEBS records whose data address
+	 * the module checked against the decoder (issue 16), summed over the
+	 * CPUs; every drained record lands in exactly one of the four */
+	__u64 pebs_agree;	     /* out: decoded address == PEBS data address */
+	__u64 pebs_disagree;	     /* out: they differ (or no memory operand decoded) */
+	__u64 pebs_not_applicable;   /* out: nothing to compare: no GPRs/address/eventing IP
+				      * in the record, or the instruction may write one of
+				      * its own address registers (GPRs are post-retirement) */
+	__u64 pebs_undecodable;	     /* out: bytes unreadable, invalid, or the address is not
+				      * computable (VSIB, MPX) */
 };
 #define PMUPROF_STATS_SIZE_VER0 __builtin_offsetof(struct pmuprof_stats, missed)
+/* up to ustack_copy_short: what GET_STATS returned before the PEBS check */
+#define PMUPROF_STATS_SIZE_VER1 __builtin_offsetof(struct pmuprof_stats, pebs_agree)
 
 enum pmuprof_state {
 	PMUPROF_STATE_IDLE = 0,	      /* opened, not configured */

@@ -214,6 +214,7 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 	struct pmuprof_stats *st;
 	struct pmuprof_cpu_stats cs;
 	struct pmuprof_cpu_stats __user *ucpus;
+	u64 pebs_check[PEBS_CHECK_NR] = {0};
 	u32 usize, n, csize, cpu;
 	int err;
 
@@ -238,6 +239,8 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 	st->ticks_missed = 0;
 	st->ustack_copy_bytes = 0;
 	st->ustack_copy_short = 0;
+	st->pebs_agree = st->pebs_disagree = 0;
+	st->pebs_not_applicable = st->pebs_undecodable = 0;
 	st->state = s->state;
 	st->start_ns = s->start_ns;
 	st->stop_ns = s->stop_ns;
@@ -251,6 +254,7 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 		capture__stats_add(&st->total, &cs);
 		st->ticks_missed += READ_ONCE(pc->ticks_missed);
 		capture__copy_stats(&pc->cap, &st->ustack_copy_bytes, &st->ustack_copy_short);
+		capture__pebs_check_stats(&pc->cap, pebs_check);
 		if (ucpus && cpu < n) {
 			void __user *dst = (u8 __user *)ucpus + (size_t)cpu * csize;
 
@@ -300,6 +304,10 @@ static long pp_ioc_get_stats(struct pp_session *s, void __user *uarg)
 				      : 0;
 	st->missed = st->ticks_missed + st->total.ipis_outstanding + st->ipis_unanswered;
 	st->replans = s->replans;
+	st->pebs_agree = pebs_check[PEBS_CHECK_AGREE];
+	st->pebs_disagree = pebs_check[PEBS_CHECK_DISAGREE];
+	st->pebs_not_applicable = pebs_check[PEBS_CHECK_NA];
+	st->pebs_undecodable = pebs_check[PEBS_CHECK_UNDECODABLE];
 	st->nr_cpus = nr_cpu_ids;
 	st->size = usize;
 	if (copy_to_user(uarg, st, min_t(size_t, usize, sizeof(*st))))

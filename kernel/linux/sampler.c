@@ -230,7 +230,24 @@ static void pp_pmu_emit_pebs(void *arg, u32 event, u64 period, const struct pebs
 }
 NOKPROBE_SYMBOL(pp_pmu_emit_pebs);
 
-static const struct pmu_emit_ops pp_pmu_ops = {pp_pmu_emit, pp_pmu_emit_pebs};
+/* Each PEBS record once: its data address against the decoder's, from the
+ * record's GPRs and the PMI's segment bases (capture__pebs_check). */
+static void pp_pmu_check_pebs(void *arg, const struct pebs_sample *rec)
+{
+	struct pp_emit_ctx *ec = arg;
+	struct pp_session *s = ec->s;
+
+	if (!READ_ONCE(ec->pc->sampling))
+		return;
+	if (!ec->converted) {
+		pp_regs_from_pt(&ec->lr, ec->regs, want_segs(s));
+		ec->converted = true;
+	}
+	capture__pebs_check(&ec->pc->cap, &ec->lr.pp, want_segs(s), rec);
+}
+NOKPROBE_SYMBOL(pp_pmu_check_pebs);
+
+static const struct pmu_emit_ops pp_pmu_ops = {pp_pmu_emit, pp_pmu_emit_pebs, pp_pmu_check_pebs};
 
 static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 {

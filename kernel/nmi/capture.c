@@ -26,6 +26,7 @@ void capture__reset(struct capture_cpu *cc)
 	unsigned int i;
 
 	cc->max_cpu_pct = CAPTURE_MAX_CPU_PCT;
+	memset(cc->pebs_check, 0, sizeof(cc->pebs_check));
 	for (i = 0; i < CAPTURE_NR_CTX; i++) {
 		struct capture_ctx *c = &cc->ctx[i];
 
@@ -48,6 +49,19 @@ void capture__copy_stats(const struct capture_cpu *cc, u64 *bytes, u64 *cut_shor
 		*bytes += cc->ctx[i].copy_bytes;
 		*cut_short += cc->ctx[i].copy_short;
 	}
+}
+
+void capture__pebs_check(struct capture_cpu *cc, const struct pp_regs *intr, bool have_segs,
+			 const struct pebs_sample *rec)
+{
+	cc->pebs_check[pebs_check__record(rec, intr, have_segs)]++;
+}
+PP_NOKPROBE(capture__pebs_check);
+
+void capture__pebs_check_stats(const struct capture_cpu *cc, u64 *sum)
+{
+	for (unsigned int i = 0; i < PEBS_CHECK_NR; i++)
+		sum[i] += cc->pebs_check[i];
 }
 
 u32 capture__sample_size(bool addr, unsigned int nr_kstack, unsigned int nr_ustack)

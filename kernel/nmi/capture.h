@@ -41,6 +41,7 @@
 #include "../../include/uapi/pmuprof.h"
 #include "ring.h"
 #include "../pmu/pebs.h"
+#include "pebscheck.h"
 
 enum capture_context {
 	CAPTURE_CTX_NMI = 0,
@@ -95,6 +96,9 @@ struct capture_ctx {
 
 struct capture_cpu {
 	struct capture_ctx ctx[CAPTURE_NR_CTX];
+	/* PEBS records checked against the decoder, by enum
+	 * pebs_check_result (pebscheck.h); NMI context only */
+	u64 pebs_check[PEBS_CHECK_NR];
 	/* handler CPU budget in %, CAPTURE_MAX_CPU_PCT after capture__reset;
 	 * 0: never throttle (perf's kernel.perf_cpu_time_max_percent = 0) */
 	u32 max_cpu_pct;
@@ -166,6 +170,17 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 			    const struct capture_params *p, struct ring *r,
 			    const struct pp_regs *regs, u32 source, u32 event, u64 period,
 			    u64 now_ns, const struct capture_precise *pr, bool *wake);
+
+/*
+ * Check one PEBS record's data address against the decoder's
+ * (pebs_check__record) and count the result in cc->pebs_check. `intr`
+ * are the PMI's interrupted registers; `have_segs` whether their FS/GS
+ * bases were read. One decode per record. [NMI]
+ */
+void capture__pebs_check(struct capture_cpu *cc, const struct pp_regs *intr, bool have_segs,
+			 const struct pebs_sample *rec);
+/* Add this CPU's PEBS check counts to sum[PEBS_CHECK_NR]. */
+void capture__pebs_check_stats(const struct capture_cpu *cc, u64 *sum);
 
 /* What capture__handler_done() asks of the caller's sampling rate. */
 enum capture_rate {

@@ -17,10 +17,10 @@
 /* ---------------------------------------------------------------------- */
 #define REX_MASK 0xf0
 #define REX_BASE 0x40
-#define REX_W	 0x08
-#define REX_R	 0x04
-#define REX_X	 0x02
-#define REX_B	 0x01
+#define REX_W	 X86_INSN_REX_W
+#define REX_R	 X86_INSN_REX_R
+#define REX_X	 X86_INSN_REX_X
+#define REX_B	 X86_INSN_REX_B
 #define ESC_0F	 0x0f
 #define ESC_0F38 0x38
 #define ESC_0F3A 0x3a

@@ -89,6 +89,12 @@ enum x86_encoding {
 	X86_ENC_EVEX = 2,
 };
 
+/* x86_insn.rex bits (REX, or VEX/EVEX's inverted R/X/B/W as REX) */
+#define X86_INSN_REX_W 0x08
+#define X86_INSN_REX_R 0x04 /* extends ModRM.reg */
+#define X86_INSN_REX_X 0x02
+#define X86_INSN_REX_B 0x01
+
 /* x86_insn.prefixes */
 #define X86_PFX_LOCK   (1u << 0)
 #define X86_PFX_REP    (1u << 1) /* F3 */

@@ -52,6 +52,27 @@ u32 pebs__adaptive_record_size(u64 cfg)
 }
 PP_NOKPROBE(pebs__adaptive_record_size);
 
+/* PEBS GPR slot (X86_PEBS_GPR_*) -> PP_REG_* (ModRM register number) */
+static const u8 pebs_gpr_to_pp[X86_PEBS_NR_GPR] = {
+	[X86_PEBS_GPR_RAX] = PP_REG_AX, [X86_PEBS_GPR_RBX] = PP_REG_BX,
+	[X86_PEBS_GPR_RCX] = PP_REG_CX, [X86_PEBS_GPR_RDX] = PP_REG_DX,
+	[X86_PEBS_GPR_RSI] = PP_REG_SI, [X86_PEBS_GPR_RDI] = PP_REG_DI,
+	[X86_PEBS_GPR_RBP] = PP_REG_BP, [X86_PEBS_GPR_RSP] = PP_REG_SP,
+	[X86_PEBS_GPR_R8 + 0] = PP_REG_R8,  [X86_PEBS_GPR_R8 + 1] = PP_REG_R9,
+	[X86_PEBS_GPR_R8 + 2] = PP_REG_R10, [X86_PEBS_GPR_R8 + 3] = PP_REG_R11,
+	[X86_PEBS_GPR_R8 + 4] = PP_REG_R12, [X86_PEBS_GPR_R8 + 5] = PP_REG_R13,
+	[X86_PEBS_GPR_R8 + 6] = PP_REG_R14, [X86_PEBS_GPR_R8 + 7] = PP_REG_R15,
+};
+
+/* The 16 GPR slots at b + off, into s->gpr in PP_REG_* order. */
+static void take_gprs(const u8 *b, u32 off, struct pebs_sample *s)
+{
+	for (u32 i = 0; i < X86_PEBS_NR_GPR; i++)
+		s->gpr[pebs_gpr_to_pp[i]] = rd64(b, off + i * (u32)sizeof(u64));
+	s->has_gprs = true;
+}
+PP_NOKPROBE(take_gprs);
+
 static int parse_fixed(u32 format, const u8 *b, size_t len, struct pebs_sample *s)
 {
 	u32 size = pebs__fixed_record_size(format);
@@ -60,6 +81,7 @@ static int parse_fixed(u32 format, const u8 *b, size_t len, struct pebs_sample *
 		return -EINVAL;
 	s->size = size;
 	s->ip = rd64(b, X86_PEBS_OFF_RIP);
+	take_gprs(b, X86_PEBS_OFF_GPR, s);
 	if (format >= 1) {
 		s->applicable = rd64(b, X86_PEBS_OFF_GLOBAL_STATUS);
 		s->data_addr = rd64(b, X86_PEBS_OFF_DLA);
@@ -104,6 +126,11 @@ static int parse_adaptive(const u8 *b, size_t len, u64 expect_cfg, struct pebs_s
 		s->latency = rd64(b, m + X86_PEBS_MEM_OFF_LATENCY);
 		s->has_addr = true;
 	}
+	if (cfg & X86_PEBS_CFG_GPRS)
+		take_gprs(b,
+			  X86_PEBS_BASIC_SIZE + ((cfg & X86_PEBS_CFG_MEMINFO) ? X86_PEBS_MEM_SIZE : 0) +
+				  X86_PEBS_GPRS_OFF_GPR,
+			  s);
 	return (int)size;
 }
 

@@ -22,9 +22,12 @@ struct pebs_sample {
 	u64 tsc;	 /* fmt 3+ */
 	u64 data_source; /* DSE / memory auxiliary info, if has_addr */
 	u64 latency;	 /* if has_addr */
+	u64 gpr[16];	 /* if has_gprs: RAX.. in PP_REG_* (ModRM) order, the
+			  * values after the eventing instruction retired */
 	u32 size;	 /* bytes this record occupies */
 	bool ip_exact;	 /* ip is the instruction that caused the event */
 	bool has_addr;	 /* the format/record carries a data address */
+	bool has_gprs;	 /* formats 0..3, adaptive with the GPR group */
 };
 
 /* Size of a record of a fixed-layout format (0..3); 0 if unknown/adaptive. */

@@ -240,9 +240,13 @@ int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx);
  * Bounded by PMU_MAX_OVF_LOOPS x (counters + buffer records). [NMI]
  */
 typedef void (*pmu_emit_pebs_fn)(void *ctx, u32 event, u64 period, const struct pebs_sample *rec);
+/* Called once per parsed record, before its samples (whatever counters it
+ * names): the PEBS-vs-decoder check (kernel/nmi/pebscheck.h). May be NULL. */
+typedef void (*pmu_check_pebs_fn)(void *ctx, const struct pebs_sample *rec);
 struct pmu_emit_ops {
 	pmu_emit_fn emit;
 	pmu_emit_pebs_fn emit_pebs;
+	pmu_check_pebs_fn check_pebs;
 };
 int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx);
 

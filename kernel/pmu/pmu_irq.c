@@ -100,6 +100,8 @@ static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *
 			continue;
 		}
 		pc->pebs.records++;
+		if (ops->check_pebs)
+			ops->check_pebs(ctx, &rec);
 		app = pebs_attribute(pc, &rec);
 		for (u32 i = 0; app && i < plan->nr; i++) {
 			const struct pmu_assign *a = &plan->a[i];
@@ -223,7 +225,7 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 
 int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
 {
-	const struct pmu_emit_ops ops = {emit, NULL};
+	const struct pmu_emit_ops ops = {emit, NULL, NULL};
 
 	return pmu__handle_nmi_ex(pc, &ops, ctx);
 }

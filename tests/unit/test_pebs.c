@@ -793,7 +793,7 @@ static void e2e_emit_pebs(void *arg, u32 event, u64 period, const struct pebs_sa
 				event, period, 1, &pr, &wake);
 }
 
-static const struct pmu_emit_ops e2e_ops = {e2e_emit, e2e_emit_pebs};
+static const struct pmu_emit_ops e2e_ops = {e2e_emit, e2e_emit_pebs, NULL};
 
 /* A record that parses in any format and names every counter: if the
  * handler ever read one, a CANARY_IP sample would come out. */

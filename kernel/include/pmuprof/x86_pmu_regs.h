@@ -358,6 +358,19 @@ union x86_perf_capabilities {
 #define X86_PEBS_OFF_RFLAGS 0x00
 #define X86_PEBS_OFF_RIP    0x08
 #define X86_PEBS_OFF_GPR    0x10 /* RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8..R15 */
+/* The 16 GPR slots from X86_PEBS_OFF_GPR (and in the adaptive GPR group,
+ * after its RFLAGS and RIP), 8 bytes each, in this order. Format 0..3:
+ * the values AFTER the eventing instruction retired (SDM 20.3.8.1.1). */
+#define X86_PEBS_GPR_RAX 0
+#define X86_PEBS_GPR_RBX 1
+#define X86_PEBS_GPR_RCX 2
+#define X86_PEBS_GPR_RDX 3
+#define X86_PEBS_GPR_RSI 4
+#define X86_PEBS_GPR_RDI 5
+#define X86_PEBS_GPR_RBP 6
+#define X86_PEBS_GPR_RSP 7
+#define X86_PEBS_GPR_R8	 8 /* R8..R15 follow in order */
+#define X86_PEBS_NR_GPR	 16
 #define X86_PEBS_FMT0_SIZE  0x90 /* 144 bytes */
 /* Format 1 (Nehalem .. Ivy Bridge): format 0 plus: */
 #define X86_PEBS_OFF_GLOBAL_STATUS 0x90 /* format 3+: "applicable counters" */
@@ -401,6 +414,7 @@ union x86_perf_capabilities {
 #define X86_PEBS_MEM_OFF_TSX	      0x18
 #define X86_PEBS_MEM_SIZE	      0x20
 #define X86_PEBS_GPRS_SIZE	      0x90  /* RFLAGS, RIP, 16 GPRs */
+#define X86_PEBS_GPRS_OFF_GPR	      0x10  /* within the GPR group: RAX.. (X86_PEBS_GPR_*) */
 #define X86_PEBS_XMMS_SIZE	      0x100 /* XMM0..15, 16 bytes each */
 #define X86_PEBS_LBR_ENTRY_SIZE	      0x18  /* from, to, info */
 
