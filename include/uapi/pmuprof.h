@@ -316,13 +316,13 @@ struct pmuprof_stats {
 	/* added after PMUPROF_STATS_SIZE_VER1: PEBS records whose data address
 	 * the module checked against the decoder (issue 16), summed over the
 	 * CPUs; every drained record lands in exactly one of the four */
-	__u64 pebs_agree;	     /* out: decoded address == PEBS data address */
-	__u64 pebs_disagree;	     /* out: they differ (or no memory operand decoded) */
-	__u64 pebs_not_applicable;   /* out: nothing to compare: no GPRs/address/eventing IP
-				      * in the record, or the instruction may write one of
-				      * its own address registers (GPRs are post-retirement) */
-	__u64 pebs_undecodable;	     /* out: bytes unreadable, invalid, or the address is not
-				      * computable (VSIB, MPX) */
+	__u64 pebs_agree;	   /* out: decoded address == PEBS data address */
+	__u64 pebs_disagree;	   /* out: they differ (or no memory operand decoded) */
+	__u64 pebs_not_applicable; /* out: nothing to compare: no GPRs/address/eventing IP
+				    * in the record, or the instruction may write one of
+				    * its own address registers (GPRs are post-retirement) */
+	__u64 pebs_undecodable;	   /* out: bytes unreadable, invalid, or the address is not
+				    * computable (VSIB, MPX) */
 };
 #define PMUPROF_STATS_SIZE_VER0 __builtin_offsetof(struct pmuprof_stats, missed)
 /* up to ustack_copy_short: what GET_STATS returned before the PEBS check */

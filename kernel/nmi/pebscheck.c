@@ -25,78 +25,78 @@ enum {
 	WR_GRP9,     /* 0F C7: /1 CMPXCHG8B/16B writes RAX, RDX */
 };
 
-#define GPR_BIT(r)	  (1u << (r))
-#define ALL_GPRS  ((1u << PP_NR_GPR) - 1)
-#define HIGH_BYTE 4 /* ModRM.reg 4..7 without REX: AH, CH, DH, BH = reg - 4 */
+#define GPR_BIT(r) (1u << (r))
+#define ALL_GPRS   ((1u << PP_NR_GPR) - 1)
+#define HIGH_BYTE  4 /* ModRM.reg 4..7 without REX: AH, CH, DH, BH = reg - 4 */
 
 /* One-byte map (SDM vol. 2 A.3, Table A-2). */
 static const u8 wr_map0[256] = {
-	[0x00] = WR_NONE, [0x01] = WR_NONE, /* ADD r/m, r */
-	[0x02] = WR_REG_BYTE,		    /* ADD r8, r/m8 */
-	[0x08] = WR_NONE, [0x09] = WR_NONE, /* OR r/m, r */
-	[0x0a] = WR_REG_BYTE,		    /* OR r8, r/m8 */
-	[0x10] = WR_NONE, [0x11] = WR_NONE, /* ADC r/m, r */
-	[0x12] = WR_REG_BYTE,		    /* ADC r8, r/m8 */
-	[0x18] = WR_NONE, [0x19] = WR_NONE, /* SBB r/m, r */
-	[0x1a] = WR_REG_BYTE,		    /* SBB r8, r/m8 */
-	[0x20] = WR_NONE, [0x21] = WR_NONE, /* AND r/m, r */
-	[0x22] = WR_REG_BYTE,		    /* AND r8, r/m8 */
-	[0x28] = WR_NONE, [0x29] = WR_NONE, /* SUB r/m, r */
-	[0x2a] = WR_REG_BYTE,		    /* SUB r8, r/m8 */
-	[0x30] = WR_NONE, [0x31] = WR_NONE, /* XOR r/m, r */
-	[0x32] = WR_REG_BYTE,		    /* XOR r8, r/m8 */
-	[0x38 ... 0x3b] = WR_NONE,	    /* CMP */
-	[0x50 ... 0x61] = WR_RSP,	    /* PUSH, POP, PUSHA, POPA */
-	[0x62] = WR_NONE,		    /* BOUND (32-bit) */
-	[0x68] = WR_RSP, [0x6a] = WR_RSP,   /* PUSH imm */
-	[0x6c ... 0x6f] = WR_ALL,	    /* INS, OUTS */
-	[0x80 ... 0x83] = WR_NONE,	    /* group 1: ALU r/m, imm */
-	[0x84] = WR_NONE, [0x85] = WR_NONE, /* TEST r/m, r */
-	[0x86] = WR_REG_BYTE,		    /* XCHG r/m8, r8 */
-	[0x88] = WR_NONE, [0x89] = WR_NONE, /* MOV r/m, r */
-	[0x8a] = WR_REG_BYTE,		    /* MOV r8, r/m8 */
-	[0x8c] = WR_NONE, [0x8e] = WR_NONE, /* MOV r/m, Sreg; MOV Sreg, r/m */
-	[0x8f] = WR_RSP,		    /* POP r/m */
-	[0x9c] = WR_RSP, [0x9d] = WR_RSP,   /* PUSHF, POPF */
-	[0xa0] = WR_RAX, [0xa1] = WR_RAX,   /* MOV AL/rAX, moffs */
-	[0xa2] = WR_NONE, [0xa3] = WR_NONE, /* MOV moffs, AL/rAX */
-	[0xa4 ... 0xa7] = WR_ALL,	    /* MOVS, CMPS */
-	[0xaa ... 0xaf] = WR_ALL,	    /* STOS, LODS, SCAS */
-	[0xc0] = WR_NONE, [0xc1] = WR_NONE, /* group 2: shifts r/m, imm8 */
-	[0xc2] = WR_RSP, [0xc3] = WR_RSP,   /* RET */
-	[0xc6] = WR_NONE, [0xc7] = WR_NONE, /* MOV r/m, imm */
-	[0xc8 ... 0xcf] = WR_RSP,	    /* ENTER, LEAVE, RETF, INT, IRET */
-	[0xd0 ... 0xd3] = WR_NONE,	    /* group 2: shifts r/m, 1/CL */
-	[0xd7] = WR_RAX,		    /* XLAT: AL */
-	[0xd8 ... 0xdf] = WR_NONE,	    /* x87 (memory forms) */
-	[0xe8] = WR_RSP,		    /* CALL rel */
-	[0xf6] = WR_GRP3, [0xf7] = WR_GRP3, /* group 3 */
-	[0xfe] = WR_NONE,		    /* group 4: INC/DEC r/m8 */
-	[0xff] = WR_GRP5,		    /* group 5 */
+	[0x00] = WR_NONE,	   [0x01] = WR_NONE, /* ADD r/m, r */
+	[0x02] = WR_REG_BYTE,			     /* ADD r8, r/m8 */
+	[0x08] = WR_NONE,	   [0x09] = WR_NONE, /* OR r/m, r */
+	[0x0a] = WR_REG_BYTE,			     /* OR r8, r/m8 */
+	[0x10] = WR_NONE,	   [0x11] = WR_NONE, /* ADC r/m, r */
+	[0x12] = WR_REG_BYTE,			     /* ADC r8, r/m8 */
+	[0x18] = WR_NONE,	   [0x19] = WR_NONE, /* SBB r/m, r */
+	[0x1a] = WR_REG_BYTE,			     /* SBB r8, r/m8 */
+	[0x20] = WR_NONE,	   [0x21] = WR_NONE, /* AND r/m, r */
+	[0x22] = WR_REG_BYTE,			     /* AND r8, r/m8 */
+	[0x28] = WR_NONE,	   [0x29] = WR_NONE, /* SUB r/m, r */
+	[0x2a] = WR_REG_BYTE,			     /* SUB r8, r/m8 */
+	[0x30] = WR_NONE,	   [0x31] = WR_NONE, /* XOR r/m, r */
+	[0x32] = WR_REG_BYTE,			     /* XOR r8, r/m8 */
+	[0x38 ... 0x3b] = WR_NONE,		     /* CMP */
+	[0x50 ... 0x61] = WR_RSP,		     /* PUSH, POP, PUSHA, POPA */
+	[0x62] = WR_NONE,			     /* BOUND (32-bit) */
+	[0x68] = WR_RSP,	   [0x6a] = WR_RSP,  /* PUSH imm */
+	[0x6c ... 0x6f] = WR_ALL,		     /* INS, OUTS */
+	[0x80 ... 0x83] = WR_NONE,		     /* group 1: ALU r/m, imm */
+	[0x84] = WR_NONE,	   [0x85] = WR_NONE, /* TEST r/m, r */
+	[0x86] = WR_REG_BYTE,			     /* XCHG r/m8, r8 */
+	[0x88] = WR_NONE,	   [0x89] = WR_NONE, /* MOV r/m, r */
+	[0x8a] = WR_REG_BYTE,			     /* MOV r8, r/m8 */
+	[0x8c] = WR_NONE,	   [0x8e] = WR_NONE, /* MOV r/m, Sreg; MOV Sreg, r/m */
+	[0x8f] = WR_RSP,			     /* POP r/m */
+	[0x9c] = WR_RSP,	   [0x9d] = WR_RSP,  /* PUSHF, POPF */
+	[0xa0] = WR_RAX,	   [0xa1] = WR_RAX,  /* MOV AL/rAX, moffs */
+	[0xa2] = WR_NONE,	   [0xa3] = WR_NONE, /* MOV moffs, AL/rAX */
+	[0xa4 ... 0xa7] = WR_ALL,		     /* MOVS, CMPS */
+	[0xaa ... 0xaf] = WR_ALL,		     /* STOS, LODS, SCAS */
+	[0xc0] = WR_NONE,	   [0xc1] = WR_NONE, /* group 2: shifts r/m, imm8 */
+	[0xc2] = WR_RSP,	   [0xc3] = WR_RSP,  /* RET */
+	[0xc6] = WR_NONE,	   [0xc7] = WR_NONE, /* MOV r/m, imm */
+	[0xc8 ... 0xcf] = WR_RSP,		     /* ENTER, LEAVE, RETF, INT, IRET */
+	[0xd0 ... 0xd3] = WR_NONE,		     /* group 2: shifts r/m, 1/CL */
+	[0xd7] = WR_RAX,			     /* XLAT: AL */
+	[0xd8 ... 0xdf] = WR_NONE,		     /* x87 (memory forms) */
+	[0xe8] = WR_RSP,			     /* CALL rel */
+	[0xf6] = WR_GRP3,	   [0xf7] = WR_GRP3, /* group 3 */
+	[0xfe] = WR_NONE,			     /* group 4: INC/DEC r/m8 */
+	[0xff] = WR_GRP5,			     /* group 5 */
 };
 
 /* Two-byte map 0F (SDM vol. 2 A.3, Table A-3). */
 static const u8 wr_map1[256] = {
-	[0x00] = WR_NONE, [0x01] = WR_NONE, /* groups 6, 7 (SLDT, SGDT, ...) */
-	[0x0d] = WR_NONE,		    /* PREFETCHW */
-	[0x10 ... 0x1f] = WR_NONE,	    /* SSE moves, prefetch, hint NOPs */
-	[0x28 ... 0x2b] = WR_NONE,	    /* MOVAPS, CVTPI2PS, MOVNTPS */
-	[0x2e] = WR_NONE, [0x2f] = WR_NONE, /* UCOMISS, COMISS */
-	[0x50 ... 0x7f] = WR_NONE,	    /* SSE/MMX: reg is a vector register */
-	[0x90 ... 0x9f] = WR_NONE,	    /* SETcc r/m8 */
-	[0xa0] = WR_RSP, [0xa1] = WR_RSP,   /* PUSH/POP FS */
-	[0xa2] = WR_ALL,		    /* CPUID */
-	[0xa3] = WR_NONE,		    /* BT r/m, r */
-	[0xa4] = WR_NONE, [0xa5] = WR_NONE, /* SHLD r/m, r */
-	[0xa8] = WR_RSP, [0xa9] = WR_RSP,   /* PUSH/POP GS */
-	[0xab ... 0xae] = WR_NONE,	    /* BTS, SHRD, group 15 */
-	[0xb0] = WR_RAX, [0xb1] = WR_RAX,   /* CMPXCHG r/m, r: rAX */
-	[0xb3] = WR_NONE,		    /* BTR */
-	[0xba] = WR_NONE, [0xbb] = WR_NONE, /* group 8 (BT* imm), BTC */
-	[0xc0] = WR_REG_BYTE,		    /* XADD r/m8, r8 */
-	[0xc2 ... 0xc6] = WR_NONE,	    /* CMPPS, MOVNTI, PINSRW, PEXTRW, SHUFPS */
-	[0xc7] = WR_GRP9,		    /* group 9 */
-	[0xd0 ... 0xff] = WR_NONE,	    /* SSE/MMX */
+	[0x00] = WR_NONE,	   [0x01] = WR_NONE, /* groups 6, 7 (SLDT, SGDT, ...) */
+	[0x0d] = WR_NONE,			     /* PREFETCHW */
+	[0x10 ... 0x1f] = WR_NONE,		     /* SSE moves, prefetch, hint NOPs */
+	[0x28 ... 0x2b] = WR_NONE,		     /* MOVAPS, CVTPI2PS, MOVNTPS */
+	[0x2e] = WR_NONE,	   [0x2f] = WR_NONE, /* UCOMISS, COMISS */
+	[0x50 ... 0x7f] = WR_NONE,		     /* SSE/MMX: reg is a vector register */
+	[0x90 ... 0x9f] = WR_NONE,		     /* SETcc r/m8 */
+	[0xa0] = WR_RSP,	   [0xa1] = WR_RSP,  /* PUSH/POP FS */
+	[0xa2] = WR_ALL,			     /* CPUID */
+	[0xa3] = WR_NONE,			     /* BT r/m, r */
+	[0xa4] = WR_NONE,	   [0xa5] = WR_NONE, /* SHLD r/m, r */
+	[0xa8] = WR_RSP,	   [0xa9] = WR_RSP,  /* PUSH/POP GS */
+	[0xab ... 0xae] = WR_NONE,		     /* BTS, SHRD, group 15 */
+	[0xb0] = WR_RAX,	   [0xb1] = WR_RAX,  /* CMPXCHG r/m, r: rAX */
+	[0xb3] = WR_NONE,			     /* BTR */
+	[0xba] = WR_NONE,	   [0xbb] = WR_NONE, /* group 8 (BT* imm), BTC */
+	[0xc0] = WR_REG_BYTE,			     /* XADD r/m8, r8 */
+	[0xc2 ... 0xc6] = WR_NONE,		     /* CMPPS, MOVNTI, PINSRW, PEXTRW, SHUFPS */
+	[0xc7] = WR_GRP9,			     /* group 9 */
+	[0xd0 ... 0xff] = WR_NONE,		     /* SSE/MMX */
 };
 
 /* GPRs a legacy-encoded (no VEX/EVEX) instruction may write. */
@@ -225,8 +225,8 @@ enum pebs_check_result pebs_check__classify(const struct pebs_sample *rec, const
 }
 PP_NOKPROBE(pebs_check__classify);
 
-enum pebs_check_result pebs_check__record(const struct pebs_sample *rec,
-					  const struct pp_regs *intr, bool have_segs)
+enum pebs_check_result pebs_check__record(const struct pebs_sample *rec, const struct pp_regs *intr,
+					  bool have_segs)
 {
 	u8 buf[X86_MAX_INSN_LEN];
 	struct pp_regs at;

@@ -65,7 +65,7 @@ enum pebs_check_result pebs_check__classify(const struct pebs_sample *rec, const
 /* [NMI] Fetch the bytes at rec->ip (user copy, or kernel text for a kernel
  * IP; dataaddr__fetch) and classify. `have_segs`: intr's segment bases were
  * read; they are used only when intr->user matches the record's mode. */
-enum pebs_check_result pebs_check__record(const struct pebs_sample *rec,
-					  const struct pp_regs *intr, bool have_segs);
+enum pebs_check_result pebs_check__record(const struct pebs_sample *rec, const struct pp_regs *intr,
+					  bool have_segs);
 
 #endif /* PMUPROF_PEBSCHECK_H */

@@ -54,10 +54,10 @@ PP_NOKPROBE(pebs__adaptive_record_size);
 
 /* PEBS GPR slot (X86_PEBS_GPR_*) -> PP_REG_* (ModRM register number) */
 static const u8 pebs_gpr_to_pp[X86_PEBS_NR_GPR] = {
-	[X86_PEBS_GPR_RAX] = PP_REG_AX, [X86_PEBS_GPR_RBX] = PP_REG_BX,
-	[X86_PEBS_GPR_RCX] = PP_REG_CX, [X86_PEBS_GPR_RDX] = PP_REG_DX,
-	[X86_PEBS_GPR_RSI] = PP_REG_SI, [X86_PEBS_GPR_RDI] = PP_REG_DI,
-	[X86_PEBS_GPR_RBP] = PP_REG_BP, [X86_PEBS_GPR_RSP] = PP_REG_SP,
+	[X86_PEBS_GPR_RAX] = PP_REG_AX,	    [X86_PEBS_GPR_RBX] = PP_REG_BX,
+	[X86_PEBS_GPR_RCX] = PP_REG_CX,	    [X86_PEBS_GPR_RDX] = PP_REG_DX,
+	[X86_PEBS_GPR_RSI] = PP_REG_SI,	    [X86_PEBS_GPR_RDI] = PP_REG_DI,
+	[X86_PEBS_GPR_RBP] = PP_REG_BP,	    [X86_PEBS_GPR_RSP] = PP_REG_SP,
 	[X86_PEBS_GPR_R8 + 0] = PP_REG_R8,  [X86_PEBS_GPR_R8 + 1] = PP_REG_R9,
 	[X86_PEBS_GPR_R8 + 2] = PP_REG_R10, [X86_PEBS_GPR_R8 + 3] = PP_REG_R11,
 	[X86_PEBS_GPR_R8 + 4] = PP_REG_R12, [X86_PEBS_GPR_R8 + 5] = PP_REG_R13,
@@ -128,7 +128,8 @@ static int parse_adaptive(const u8 *b, size_t len, u64 expect_cfg, struct pebs_s
 	}
 	if (cfg & X86_PEBS_CFG_GPRS)
 		take_gprs(b,
-			  X86_PEBS_BASIC_SIZE + ((cfg & X86_PEBS_CFG_MEMINFO) ? X86_PEBS_MEM_SIZE : 0) +
+			  X86_PEBS_BASIC_SIZE +
+				  ((cfg & X86_PEBS_CFG_MEMINFO) ? X86_PEBS_MEM_SIZE : 0) +
 				  X86_PEBS_GPRS_OFF_GPR,
 			  s);
 	return (int)size;

@@ -131,6 +131,30 @@ static const struct drain_ops record_drain = {
 	.tick = on_tick,
 };
 
+/* The module's check of every PEBS record's data address against the
+ * decoder's (docs/PMU.md "PEBS vs decode"); a disagreement is a bug in the
+ * PMU (or its emulation) or in the decoder, never the profile's fault. */
+static void pebs_check_summary(const struct pmuprof_stats *st)
+{
+	uint64_t n =
+		st->pebs_agree + st->pebs_disagree + st->pebs_not_applicable + st->pebs_undecodable;
+
+	if (!n)
+		return;
+	fprintf(stderr,
+		"  PEBS records checked against the decoder: %" PRIu64 " agree, %" PRIu64
+		" disagree, %" PRIu64 " not applicable, %" PRIu64 " undecodable\n",
+		(uint64_t)st->pebs_agree, (uint64_t)st->pebs_disagree,
+		(uint64_t)st->pebs_not_applicable, (uint64_t)st->pebs_undecodable);
+	if (st->pebs_disagree)
+		fprintf(stderr,
+			"pmuctl: WARNING: %" PRIu64 " PEBS data addresses differ from the address "
+			"the instruction at the record's IP computes from the record's registers: "
+			"the PMU (or its emulation) or pmuprof's decoder is wrong; please report "
+			"it with `pmuctl info` output\n",
+			(uint64_t)st->pebs_disagree);
+}
+
 static void summary(struct recorder *r, const struct pmuprof_stats *st, bool have_stats,
 		    uint64_t bytes, double secs)
 {
@@ -208,6 +232,8 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 			" stopped before %u bytes (the stack's end or a page not present)\n",
 			cb, (uint64_t)st->ustack_copy_short, r->o.ustack_copy);
 	}
+	if (have_stats)
+		pebs_check_summary(st);
 	if (have_stats && st->replans)
 		fprintf(stderr,
 			"pmuctl: CPU hotplug re-planned sampling %" PRIu64 " times during the "

@@ -361,17 +361,17 @@ union x86_perf_capabilities {
 /* The 16 GPR slots from X86_PEBS_OFF_GPR (and in the adaptive GPR group,
  * after its RFLAGS and RIP), 8 bytes each, in this order. Format 0..3:
  * the values AFTER the eventing instruction retired (SDM 20.3.8.1.1). */
-#define X86_PEBS_GPR_RAX 0
-#define X86_PEBS_GPR_RBX 1
-#define X86_PEBS_GPR_RCX 2
-#define X86_PEBS_GPR_RDX 3
-#define X86_PEBS_GPR_RSI 4
-#define X86_PEBS_GPR_RDI 5
-#define X86_PEBS_GPR_RBP 6
-#define X86_PEBS_GPR_RSP 7
-#define X86_PEBS_GPR_R8	 8 /* R8..R15 follow in order */
-#define X86_PEBS_NR_GPR	 16
-#define X86_PEBS_FMT0_SIZE  0x90 /* 144 bytes */
+#define X86_PEBS_GPR_RAX   0
+#define X86_PEBS_GPR_RBX   1
+#define X86_PEBS_GPR_RCX   2
+#define X86_PEBS_GPR_RDX   3
+#define X86_PEBS_GPR_RSI   4
+#define X86_PEBS_GPR_RDI   5
+#define X86_PEBS_GPR_RBP   6
+#define X86_PEBS_GPR_RSP   7
+#define X86_PEBS_GPR_R8	   8 /* R8..R15 follow in order */
+#define X86_PEBS_NR_GPR	   16
+#define X86_PEBS_FMT0_SIZE 0x90 /* 144 bytes */
 /* Format 1 (Nehalem .. Ivy Bridge): format 0 plus: */
 #define X86_PEBS_OFF_GLOBAL_STATUS 0x90 /* format 3+: "applicable counters" */
 #define X86_PEBS_OFF_DLA	   0x98 /* data linear address (load latency / precise store) */
