@@ -119,6 +119,7 @@ static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *
 	}
 	return n;
 }
+PP_NOKPROBE(drain_pebs);
 
 /*
  * GLOBAL_STATUS bits of our interrupting (non-PEBS) counters that wrapped:
