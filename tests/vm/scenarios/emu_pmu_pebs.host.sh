@@ -3,7 +3,9 @@
 # MEM_INST_RETIRED:ALL_LOADS:u:p on tlbrand, read with pmuconv script: every
 # sample at tlbrand's load loop (rand_loads) has the same exact IP and a
 # data address inside tlbrand's buffer, and there is one sample per period
-# + 1 loads of the loop (records are drained, none lost at stop).
+# + 1 loads of the loop (records are drained, none lost at stop). Then the
+# pebsforms recording of the PEBS-vs-decode check: each addressing form
+# sampled, startup under 5 % of the samples.
 . "$ROOT/tests/vm/lib/host.sh"
 cd "$RESULTS" || fail "no results directory"
 mkdir -p symfs/usr/local/bin && cp tlbrand symfs/usr/local/bin/ || fail "no tlbrand binary"
@@ -34,4 +36,28 @@ lo=$((N / (P + 1) - 2))
 hi=$((N / (P + 1) + 2))
 [ "$1" -ge $lo ] && [ "$1" -le $hi ] && pass_check pmuctl-count ||
 	fail_check pmuctl-count "$1 samples at rand_loads, want $lo..$hi for $N loads, period $P"
+
+# pebsforms (the PEBS-vs-decode workload): every form function was sampled
+# about F / (FP + 1) times, and the rest of the program (startup, printf)
+# holds < 5 % of the samples, as the guest half's applicable threshold
+# assumes
+cp pebsforms symfs/usr/local/bin/ || fail "no pebsforms binary"
+"$BIN/pmuconv" script forms.pmu --symfs symfs >forms-script.txt 2>forms-script.err ||
+	fail "pmuconv script (forms) failed: $(tail -n 2 forms-script.err)"
+F=$(sed -n 's/.* loads=\([0-9]*\).*/\1/p' wl-forms.txt)
+[ -n "$F" ] || fail "no loads= in wl-forms.txt"
+awk '{ f = "other"; for (k = 3; k <= NF; k++) if ($k ~ /^pf_[a-z]+(\+0x[0-9a-f]+)?$/) { f = $k; sub(/\+.*/, "", f); break }
+	n[f]++; t++ }
+	END { for (f in n) print f, n[f]; print "total", t }' forms-script.txt | sort >forms-by-function.txt
+cat forms-by-function.txt
+want=$((F / 102))
+for f in pf_base pf_sib pf_abs pf_rip pf_stack pf_fs pf_chase pf_lods; do
+	got=$(awk -v f=$f '$1 == f { print $2 }' forms-by-function.txt)
+	[ "${got:-0}" -ge $((want - 2)) ] && [ "${got:-0}" -le $((want + 2)) ] && pass_check "forms-$f-sampled" ||
+		fail_check "forms-$f-sampled" "${got:-0} samples in $f, want $want +- 2 ($F loads, period 101)"
+done
+other=$(awk '$1 == "other" { print $2 }' forms-by-function.txt)
+total=$(awk '$1 == "total" { print $2 }' forms-by-function.txt)
+[ $((${other:-0} * 100)) -lt $((${total:-0} * 5)) ] && pass_check forms-startup-share ||
+	fail_check forms-startup-share "${other:-0} of ${total:-0} samples outside the pf_ functions: want < 5 %"
 exit 0

@@ -11,9 +11,15 @@
 #     the model's loads say (one record per period + 1 loads);
 #   - pmuctl record with MEM_INST_RETIRED:ALL_LOADS:p (host half
 #     emu_pmu_pebs.host.sh: the same checks on pmuconv script's output);
+#   - PEBS vs decode: the module's count of records whose data address
+#     equals the one decoded from the instruction at the eventing IP with
+#     the record's GPRs (pmuctl's summary): on tlbrand, on pebsforms (8
+#     addressing forms, 6 checkable) and on kernel-mode loads, none
+#     disagrees, >= 95 % of the applicable agree, and enough are applicable
+#     (host half: every form was sampled);
 #   - pmuprof restores IA32_DS_AREA and IA32_PEBS_ENABLE on every CPU after
 #     the session and after rmmod.
-# needs: pmu perf module bin:tlbrand bin:pmuregs bin:pmuctl host:pmuconv
+# needs: pmu perf module bin:tlbrand bin:pebsforms bin:pmuregs bin:pmuctl host:pmuconv
 # kmods: msr cpuid
 # cpu: max,vendor=GenuineIntel,family=6,model=94,pmu=on,pmu-insn-totals=on,rdcl-no=on,pebs=on
 # timeout: 420
@@ -108,6 +114,52 @@ taskset -c 0 pmuctl record -e MEM_INST_RETIRED:ALL_LOADS:u:p -c $P --data-addr -
 	taskset -c 1 tlbrand -c 1 -n "$N" 4k >"$RESULTS/wl-pmuctl.txt" 2>"$RESULTS/rec-pmuctl.txt" ||
 	fail_check pmuctl-record "pmuctl record: $(tail -n 3 "$RESULTS/rec-pmuctl.txt")"
 cat "$RESULTS/wl-pmuctl.txt" "$RESULTS/rec-pmuctl.txt" >>"$RESULTS/scenario.log"
+
+# ---- PEBS vs decode (pmuctl's summary: the module decoded the instruction
+# at every record's eventing IP with the record's GPRs; docs/PMU.md)
+# pebs_counts FILE -> "agree disagree n/a undecodable"
+pebs_counts() {
+	sed -n 's/.*checked against the decoder: \([0-9]*\) agree, \([0-9]*\) disagree, \([0-9]*\) not applicable, \([0-9]*\) undecodable.*/\1 \2 \3 \4/p' "$1"
+}
+# check_agree NAME FILE MIN_APPLICABLE_PCT: no disagreement, >= 95 % of the
+# applicable records agree, >= MIN % of the records are applicable
+check_agree() {
+	set -- "$1" "$2" "$3" $(pebs_counts "$2")
+	[ $# = 7 ] || { fail_check "$1-agree" "no PEBS check line in $2"; return; }
+	name=$1 minpct=$3 ag=$4 dis=$5 na=$6 und=$7
+	app=$((ag + dis + und))
+	tot=$((app + na))
+	log "$name: PEBS vs decode: $ag agree, $dis disagree, $na n/a, $und undecodable"
+	[ "$dis" = 0 ] && [ "$app" -gt 0 ] && [ $((ag * 100)) -ge $((app * 95)) ] &&
+		pass_check "$name-agree" ||
+		fail_check "$name-agree" "$ag agree, $dis disagree, $und undecodable of $app applicable records: want 0 disagree, >= 95 % agree"
+	[ $((app * 100)) -ge $((tot * minpct)) ] && pass_check "$name-applicable" ||
+		fail_check "$name-applicable" "$app of $tot records applicable, want >= $minpct %"
+}
+# tlbrand's loop: one load form; only its startup's records can be n/a
+check_agree tlbrand "$RESULTS/rec-pmuctl.txt" 90
+# pebsforms: 8 forms of N loads (its header), 6 checkable: 75 %; its
+# startup adds < 5 % of records (host half checks) either way, so >= 68 %
+# holds, and fails if one checkable form were called n/a (<= 62.5 + 5 %)
+F=${PEBS_FORMS:-50000}
+FP=101
+cp /usr/local/bin/pebsforms "$RESULTS/"
+taskset -c 0 pmuctl record -e MEM_INST_RETIRED:ALL_LOADS:u:p -c $FP --data-addr -q -o "$RESULTS/forms.pmu" -- \
+	taskset -c 1 pebsforms -c 1 -n "$F" >"$RESULTS/wl-forms.txt" 2>"$RESULTS/rec-forms.txt" ||
+	fail_check pmuctl-forms "pmuctl record: $(tail -n 3 "$RESULTS/rec-forms.txt")"
+cat "$RESULTS/wl-forms.txt" "$RESULTS/rec-forms.txt" >>"$RESULTS/scenario.log"
+check_agree forms "$RESULTS/rec-forms.txt" 68
+set -- $(pebs_counts "$RESULTS/rec-forms.txt") 0 0 0 0
+[ $(($1 + $2 + $3 + $4)) -ge $((8 * F / (FP + 1) - 8)) ] && pass_check forms-all-checked ||
+	fail_check forms-all-checked "$(($1 + $2 + $3 + $4)) records checked, want >= $((8 * F / (FP + 1) - 8)) ($F loads x 8 forms, period $FP)"
+# kernel-mode loads (the page faults of pebsforms' buffer, its syscalls,
+# whatever else runs on CPU 1): the kernel-text fetch, GS-based per-CPU forms
+taskset -c 0 pmuctl record -e MEM_INST_RETIRED:ALL_LOADS:k:p -c 1009 --data-addr -q -C 1 -o "$RESULTS/kforms.pmu" -- \
+	taskset -c 1 pebsforms -c 1 -n 1000 >/dev/null 2>"$RESULTS/rec-kforms.txt" ||
+	fail_check pmuctl-kforms "pmuctl record: $(tail -n 3 "$RESULTS/rec-kforms.txt")"
+cat "$RESULTS/rec-kforms.txt" >>"$RESULTS/scenario.log"
+check_agree kernel "$RESULTS/rec-kforms.txt" 30
+
 state() { echo "ds=$(rdmsr "$1" 0x600) pebs_enable=$(rdmsr "$1" 0x3f1)"; }
 [ "$(state 0)" = "ds=$ds0 pebs_enable=0" ] && [ "$(state 1)" = "ds=$ds1 pebs_enable=0" ] &&
 	pass_check ds-restored-after-session ||
