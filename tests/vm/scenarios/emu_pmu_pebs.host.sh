@@ -38,7 +38,7 @@ hi=$((N / (P + 1) + 2))
 	fail_check pmuctl-count "$1 samples at rand_loads, want $lo..$hi for $N loads, period $P"
 
 # pebsforms (the PEBS-vs-decode workload): every form function was sampled
-# about F / (FP + 1) times, and the rest of the program (startup, printf)
+# about F / (P + 1) times, and the rest of the program (startup, printf)
 # holds < 5 % of the samples, as the guest half's applicable threshold
 # assumes
 cp pebsforms symfs/usr/local/bin/ || fail "no pebsforms binary"
@@ -50,11 +50,11 @@ awk '{ f = "other"; for (k = 3; k <= NF; k++) if ($k ~ /^pf_[a-z]+(\+0x[0-9a-f]+
 	n[f]++; t++ }
 	END { for (f in n) print f, n[f]; print "total", t }' forms-script.txt | sort >forms-by-function.txt
 cat forms-by-function.txt
-want=$((F / 102))
+want=$((F / (P + 1)))
 for f in pf_base pf_sib pf_abs pf_rip pf_stack pf_fs pf_chase pf_lods; do
 	got=$(awk -v f=$f '$1 == f { print $2 }' forms-by-function.txt)
 	[ "${got:-0}" -ge $((want - 2)) ] && [ "${got:-0}" -le $((want + 2)) ] && pass_check "forms-$f-sampled" ||
-		fail_check "forms-$f-sampled" "${got:-0} samples in $f, want $want +- 2 ($F loads, period 101)"
+		fail_check "forms-$f-sampled" "${got:-0} samples in $f, want $want +- 2 ($F loads, period $P)"
 done
 other=$(awk '$1 == "other" { print $2 }' forms-by-function.txt)
 total=$(awk '$1 == "total" { print $2 }' forms-by-function.txt)
