@@ -767,7 +767,7 @@ static struct pmu_pebs_mem MEM;
 
 struct e2e {
 	struct pp_regs iregs; /* interrupted registers at the PMI */
-	unsigned int pebs_emits, plain_emits;
+	unsigned int pebs_emits, plain_emits, checks;
 };
 
 static void e2e_emit(void *arg, u32 event, u64 period)
@@ -793,7 +793,16 @@ static void e2e_emit_pebs(void *arg, u32 event, u64 period, const struct pebs_sa
 				event, period, 1, &pr, &wake);
 }
 
-static const struct pmu_emit_ops e2e_ops = {e2e_emit, e2e_emit_pebs, NULL};
+/* What the glue does once per record (pp_pmu_check_pebs). */
+static void e2e_check_pebs(void *arg, const struct pebs_sample *rec)
+{
+	struct e2e *e = arg;
+
+	e->checks++;
+	capture__pebs_check(&cc, &e->iregs, true, rec);
+}
+
+static const struct pmu_emit_ops e2e_ops = {e2e_emit, e2e_emit_pebs, e2e_check_pebs};
 
 /* A record that parses in any format and names every counter: if the
  * handler ever read one, a CANARY_IP sample would come out. */
@@ -1056,6 +1065,9 @@ START_TEST(test_e2e_mixed)
 	pmu__cpu_stop(&PC);
 	ck_assert_uint_eq(e.pebs_emits, 6 + 2);
 	ck_assert_uint_eq(e.plain_emits, 3);
+	/* the PEBS-vs-decode hook saw every parsed record once */
+	ck_assert_uint_eq(e.checks, PC.pebs.records);
+	ck_assert_uint_eq(e.checks, 6 + 2);
 	while ((sm = ring_next_sample(&ring)) != NULL) {
 		ck_assert_uint_lt(sm->event, 3);
 		ck_assert_uint_eq(sm->period, periods[sm->event]);
