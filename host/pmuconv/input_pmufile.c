@@ -832,8 +832,13 @@ static int read_samples(struct loader *l, char *err, size_t errlen)
 	ac->has_throttle = true;
 	ac->throttled = f->has_trailer ? f->trailer.throttled : l->n.throttled;
 	ac->unthrottled = l->n.unthrottled;
-	if (f->has_stats) /* 0 in files from before the field (STATS frame is shorter) */
+	if (f->has_stats) { /* 0 in files from before the fields (shorter STATS frame) */
 		ac->missed = f->stats.missed;
+		ac->pebs_check[0] = f->stats.pebs_agree;
+		ac->pebs_check[1] = f->stats.pebs_disagree;
+		ac->pebs_check[2] = f->stats.pebs_not_applicable;
+		ac->pebs_check[3] = f->stats.pebs_undecodable;
+	}
 	/* one definition with pmuctl's summary (lib/pmufile/duration.c) */
 	if (pmufile__duration_ns(f, &ac->duration_ns)) {
 		ac->has_time = true;

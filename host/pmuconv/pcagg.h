@@ -129,6 +129,9 @@ struct pc_accounting {
 	uint64_t throttled;
 	uint64_t unthrottled; /* pmuprof input: UNTHROTTLE records */
 	uint64_t missed;      /* pmuprof input: cpu-clock samples due, never taken */
+	/* pmuprof input: PEBS records whose data address the module checked
+	 * against the decoder (STATS): agree, disagree, n/a, undecodable */
+	uint64_t pebs_check[4];
 	uint64_t skipped;     /* lines/records that could not be parsed */
 	char first_skip[256]; /* first skipped line/record: where and why */
 	bool truncated;	      /* salvage: data ended early */

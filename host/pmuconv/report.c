@@ -282,6 +282,17 @@ void report_print_accounting(FILE *out, const struct pc_set *s)
 			(unsigned long long)(ac->missed + ac->lost + ac->samples),
 			pct > 1.0 ? "; WARNING: shares are biased, record on a quieter host" : "");
 	}
+	if (ac->pebs_check[0] + ac->pebs_check[1] + ac->pebs_check[2] + ac->pebs_check[3])
+		fprintf(out,
+			"pebs check: %llu agree, %llu disagree, %llu not applicable, %llu "
+			"undecodable: PEBS data addresses vs the instruction decoded at the "
+			"record's IP%s\n",
+			(unsigned long long)ac->pebs_check[0],
+			(unsigned long long)ac->pebs_check[1],
+			(unsigned long long)ac->pebs_check[2],
+			(unsigned long long)ac->pebs_check[3],
+			ac->pebs_check[1] ? "; WARNING: the PMU or pmuprof's decoder is wrong"
+					  : "");
 	if (ac->skipped)
 		fprintf(out, "skipped:    %llu unparsable line(s)/record(s); first: %s\n",
 			(unsigned long long)ac->skipped, ac->first_skip);
@@ -506,6 +517,14 @@ static int print_json(FILE *out, const struct pc_set *s, struct pc_report_event 
 			o, "missed_percent",
 			pc_json_real(pc_pct(ac->missed, ac->missed + ac->lost + ac->samples), 4));
 	}
+	if (ac->pebs_check[0] + ac->pebs_check[1] + ac->pebs_check[2] +
+	    ac->pebs_check[3]) /* present when the module checked PEBS records */
+		json_object_set_new(o, "pebs_check",
+				    json_pack("{s:I, s:I, s:I, s:I}", "agree",
+					      PC_JI(ac->pebs_check[0]), "disagree",
+					      PC_JI(ac->pebs_check[1]), "not_applicable",
+					      PC_JI(ac->pebs_check[2]), "undecodable",
+					      PC_JI(ac->pebs_check[3])));
 	for (size_t i = 0; i < PC_ARRAY_SIZE(ac->unwind); i++)
 		nu += ac->unwind[i];
 	if (nu) /* present when samples carried user stack copies */

@@ -32,7 +32,8 @@
  *   stats missed=N ticks=N outstanding=N unanswered=N start=NS stop=NS
  *                   a STATS frame (GET_STATS at the end) with these missed-
  *                   sample counts (sum them into missed= yourself) and the
- *                   session's START and STOP times (session clock)
+ *                   session's START and STOP times (session clock);
+ *                   also pebs=AGREE,DISAGREE,NA,UNDECODABLE (the PEBS check)
  *   end TIME        close with a trailer (session clock)
  *   truncate        flush and abandon: no trailer
  */
@@ -371,6 +372,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(cmd, "stats")) {
 			struct pmuprof_stats st = {.size = sizeof(st),
 						   .state = PMUPROF_STATE_STOPPED};
+			unsigned long long pc[4];
 			char *kv;
 
 			while ((kv = strtok_r(NULL, " \t", &save))) {
@@ -389,7 +391,14 @@ int main(int argc, char **argv)
 					st.start_ns = v;
 				else if (eq && !strncmp(kv, "stop=", 5))
 					st.stop_ns = v;
-				else
+				else if (eq && !strncmp(kv, "pebs=", 5) &&
+					 sscanf(eq + 1, "%llu,%llu,%llu,%llu", &pc[0], &pc[1],
+						&pc[2], &pc[3]) == 4) {
+					st.pebs_agree = pc[0];
+					st.pebs_disagree = pc[1];
+					st.pebs_not_applicable = pc[2];
+					st.pebs_undecodable = pc[3];
+				} else
 					die(ln, "stats: unknown KEY=VALUE");
 			}
 			if (pmufile_writer__stats(w, &st))
