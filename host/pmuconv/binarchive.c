@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Collects the binaries a recording's samples hit into a tar; see binarchive.h. */
 #include "binarchive.h"
+#include "libarchive_dl.h"
 #include "textparse.h"
 #include "util.h"
 
@@ -11,8 +12,6 @@
 #include "lib/pmufile/pmufile.h"
 #include "unwind.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -86,45 +85,45 @@ static int add_file(struct archive *a, const char *src, const char *name, char *
 			close(fd);
 		return r;
 	}
-	e = archive_entry_new();
+	e = larc.archive_entry_new();
 	if (!e) {
 		close(fd);
 		return -ENOMEM;
 	}
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, st.st_mode & 0777);
-	archive_entry_set_size(e, st.st_size);
-	archive_entry_set_mtime(e, st.st_mtime, 0);
-	if (archive_write_header(a, e) != ARCHIVE_OK)
+	larc.archive_entry_set_pathname(e, name);
+	larc.archive_entry_set_filetype(e, AE_IFREG);
+	larc.archive_entry_set_perm(e, st.st_mode & 0777);
+	larc.archive_entry_set_size(e, st.st_size);
+	larc.archive_entry_set_mtime(e, st.st_mtime, 0);
+	if (larc.archive_write_header(a, e) != ARCHIVE_OK)
 		r = -EIO;
 	while (!r && (n = read(fd, buf, sizeof(buf))) > 0)
-		if (archive_write_data(a, buf, (size_t)n) != n)
+		if (larc.archive_write_data(a, buf, (size_t)n) != n)
 			r = -EIO;
 	if (!r && n < 0)
 		r = -errno;
 	if (r)
 		snprintf(err, errlen, "adding %s: %s", src,
-			 r == -EIO ? archive_error_string(a) : strerror(-r));
-	archive_entry_free(e);
+			 r == -EIO ? larc.archive_error_string(a) : strerror(-r));
+	larc.archive_entry_free(e);
 	close(fd);
 	return r;
 }
 
 static int add_link(struct archive *a, const char *name, const char *target)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = larc.archive_entry_new();
 	int r;
 
 	if (!e)
 		return -ENOMEM;
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	archive_entry_set_size(e, 0);
-	archive_entry_set_hardlink(e, target);
-	r = archive_write_header(a, e) == ARCHIVE_OK ? 0 : -EIO;
-	archive_entry_free(e);
+	larc.archive_entry_set_pathname(e, name);
+	larc.archive_entry_set_filetype(e, AE_IFREG);
+	larc.archive_entry_set_perm(e, 0644);
+	larc.archive_entry_set_size(e, 0);
+	larc.archive_entry_set_hardlink(e, target);
+	r = larc.archive_write_header(a, e) == ARCHIVE_OK ? 0 : -EIO;
+	larc.archive_entry_free(e);
 	return r;
 }
 
@@ -193,7 +192,7 @@ static int add_binary(struct archive *a, struct symbolizer *sym, const struct pm
 			bin ? "" : " [debug file only]", dbg && bl >= 2 ? " + debug file" : "");
 	return n;
 io:
-	snprintf(err, errlen, "writing the archive: %s", archive_error_string(a));
+	snprintf(err, errlen, "writing the archive: %s", larc.archive_error_string(a));
 	return r;
 }
 
@@ -231,21 +230,23 @@ long pc_archive_write(const char *in, const char *out, const struct archive_opts
 	}
 	if ((r = pmufile__for_each_record(h.f, on_record, &h, err, errlen)))
 		goto out;
-	a = archive_write_new();
+	if ((r = larc__load(err, errlen)))
+		goto out;
+	a = larc.archive_write_new();
 	if (!a) {
 		r = -ENOMEM;
 		goto out;
 	}
 	/* the format (and compression) from the name; plain tar otherwise */
-	if (archive_write_set_format_filter_by_ext(a, out) != ARCHIVE_OK &&
-	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK) {
+	if (larc.archive_write_set_format_filter_by_ext(a, out) != ARCHIVE_OK &&
+	    larc.archive_write_set_format_pax_restricted(a) != ARCHIVE_OK) {
 		r = -EINVAL;
-		snprintf(err, errlen, "%s: %s", out, archive_error_string(a));
+		snprintf(err, errlen, "%s: %s", out, larc.archive_error_string(a));
 		goto out;
 	}
-	if (archive_write_open_filename(a, out) != ARCHIVE_OK) {
+	if (larc.archive_write_open_filename(a, out) != ARCHIVE_OK) {
 		r = -EIO;
-		snprintf(err, errlen, "cannot write %s: %s", out, archive_error_string(a));
+		snprintf(err, errlen, "cannot write %s: %s", out, larc.archive_error_string(a));
 		goto out;
 	}
 	for (size_t i = 0; i < h.f->nr_mmaps; i++) {
@@ -271,15 +272,15 @@ long pc_archive_write(const char *in, const char *out, const struct archive_opts
 			 in, in);
 		goto out;
 	}
-	if (archive_write_close(a) != ARCHIVE_OK) {
+	if (larc.archive_write_close(a) != ARCHIVE_OK) {
 		r = -EIO;
-		snprintf(err, errlen, "writing %s: %s", out, archive_error_string(a));
+		snprintf(err, errlen, "writing %s: %s", out, larc.archive_error_string(a));
 		goto out;
 	}
 	r = 0;
 out:
 	if (a)
-		archive_write_free(a);
+		larc.archive_write_free(a);
 	if (r && a)
 		unlink(out); /* no half-written archive left behind */
 	unw__free(h.unw);

@@ -20,12 +20,12 @@ PMUCONV_CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_CORE_SRCS))
 PMUCONV_PB := $(BUILD)/gen/host/pmuconv/profile.pb-c
 PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS)) $(BUILD)/gen-obj/profile.pb-c.o
 # libiberty (Debian libiberty-dev, a static library): the C++/Rust demangler
-# and libarchive (libarchive-dev): the tar of 'pmuconv archive'
+# libarchive (libarchive-dev, the headers): the tar of 'pmuconv archive' and
+# of --symfs FILE, dlopen()ed when first used (libarchive_dl.h), not linked
 # libdw (libdw-dev): the DWARF CFI unwinder (unwind.c)
 # jansson (libjansson-dev): every --json output and the speedscope export
 PMUCONV_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw) \
-	$(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty \
-	$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive) -ljansson -lm
+	$(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty -ljansson -lm
 PMUCONV_EXPORT_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c) \
 	$(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 PMUCONV_CFLAGS_ELF := $(shell pkg-config --cflags libelf 2>/dev/null)

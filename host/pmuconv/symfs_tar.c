@@ -2,10 +2,9 @@
 /* Unpacks an archive given as --symfs/--buildid-dir; see symfs_tar.h. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "symfs_tar.h"
+#include "libarchive_dl.h"
 #include "util.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdbool.h>
@@ -50,28 +49,33 @@ static bool name_ok(const char *n)
 
 static int unpack(const char *path, const char *dir, char *err, size_t errlen)
 {
-	struct archive *in = archive_read_new(), *out = archive_write_disk_new();
+	struct archive *in = NULL, *out = NULL;
 	struct archive_entry *e;
 	char full[8192];
-	int r = 0, st;
+	int r, st;
 
+	if ((r = larc__load(err, errlen)))
+		return r;
+	in = larc.archive_read_new();
+	out = larc.archive_write_disk_new();
 	if (!in || !out) {
 		r = -ENOMEM;
 		goto done;
 	}
-	archive_read_support_filter_all(in);
-	archive_read_support_format_tar(in);
-	archive_write_disk_set_options(out, ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-						    ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-						    ARCHIVE_EXTRACT_PERM);
-	if (archive_read_open_filename(in, path, 65536) != ARCHIVE_OK) {
+	larc.archive_read_support_filter_all(in);
+	larc.archive_read_support_format_tar(in);
+	larc.archive_write_disk_set_options(out, ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+							 ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+							 ARCHIVE_EXTRACT_PERM);
+	if (larc.archive_read_open_filename(in, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: not readable as a tar archive: %s", path,
-			 archive_error_string(in));
+			 larc.archive_error_string(in));
 		r = -EINVAL;
 		goto done;
 	}
-	while ((st = archive_read_next_header(in, &e)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e), *link = archive_entry_hardlink(e);
+	while ((st = larc.archive_read_next_header(in, &e)) == ARCHIVE_OK) {
+		const char *name = larc.archive_entry_pathname(e),
+			   *link = larc.archive_entry_hardlink(e);
 		if (!name_ok(name) || (link && !name_ok(link))) {
 			snprintf(err, errlen,
 				 "%s: entry '%s' would land outside the directory it is unpacked "
@@ -81,20 +85,20 @@ static int unpack(const char *path, const char *dir, char *err, size_t errlen)
 			goto done;
 		}
 		snprintf(full, sizeof(full), "%s/%s", dir, name);
-		archive_entry_set_pathname(e, full);
+		larc.archive_entry_set_pathname(e, full);
 		if (link) {
 			snprintf(full, sizeof(full), "%s/%s", dir, link);
-			archive_entry_set_hardlink(e, full);
+			larc.archive_entry_set_hardlink(e, full);
 		}
-		if (archive_write_header(out, e) != ARCHIVE_OK) {
+		if (larc.archive_write_header(out, e) != ARCHIVE_OK) {
 			r = -EIO;
 			break;
 		}
 		const void *buf;
 		size_t size;
 		la_int64_t off;
-		while ((st = archive_read_data_block(in, &buf, &size, &off)) == ARCHIVE_OK)
-			if (archive_write_data_block(out, buf, size, off) != ARCHIVE_OK) {
+		while ((st = larc.archive_read_data_block(in, &buf, &size, &off)) == ARCHIVE_OK)
+			if (larc.archive_write_data_block(out, buf, size, off) != ARCHIVE_OK) {
 				r = -EIO;
 				break;
 			}
@@ -102,7 +106,7 @@ static int unpack(const char *path, const char *dir, char *err, size_t errlen)
 			r = -EIO;
 			break;
 		}
-		if (archive_write_finish_entry(out) != ARCHIVE_OK) {
+		if (larc.archive_write_finish_entry(out) != ARCHIVE_OK) {
 			r = -EIO;
 			break;
 		}
@@ -111,12 +115,12 @@ static int unpack(const char *path, const char *dir, char *err, size_t errlen)
 		r = -EIO;
 	if (r == -EIO)
 		snprintf(err, errlen, "%s: unpacking into %s failed: %s", path, dir,
-			 archive_error_string(archive_errno(in) ? in : out));
+			 larc.archive_error_string(larc.archive_errno(in) ? in : out));
 done:
 	if (in)
-		archive_read_free(in);
+		larc.archive_read_free(in);
 	if (out)
-		archive_write_free(out);
+		larc.archive_write_free(out);
 	return r;
 }
 

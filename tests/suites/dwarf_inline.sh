@@ -27,6 +27,8 @@
 #     run<Mix>), where --call-graph fp (the FP walk, the control) has only
 #     the leaf: with cxxwork -c 0 (no calls into libc or the vDSO), libc is
 #     archived only because unwound frames lie in it;
+#     the archive read back as --symfs gives the same folded stacks, and
+#     pmuconv loads libarchive only then (not linked: a faster start);
 #   - the binary stripped, its debug info in a build-id debug directory
 #     (--buildid-dir): the same inline frames.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
@@ -173,6 +175,20 @@ if grep -q 'libc\.so' "$W/arch-dwarf.log" && ! grep -q 'libc\.so' "$W/arch-fp.lo
 	pass unwound-archive
 else
 	fail unwound-archive "libc.so (hit only by unwound frames) in dwarf's list, not fp's: $(grep -c . "$W/arch-dwarf.log") / $(grep -c . "$W/arch-fp.log") lines: $(tr '\n' '|' <"$W/arch-dwarf.log")"
+fi
+# the archive read back as --symfs (libarchive both ways, dlopen()ed on
+# first use: pmuconv does not link it, so other commands do not load it)
+"$PMUCONV" folded "$W/nolibc.pmu" -q -o "$W/nolibc.folded" 2>/dev/null
+"$PMUCONV" folded "$W/nolibc.pmu" --symfs "$W/arch-dwarf.tar" -q -o "$W/nolibc-tar.folded" 2>"$W/nolibc-tar.err"
+if [ -s "$W/nolibc.folded" ] && cmp -s "$W/nolibc.folded" "$W/nolibc-tar.folded"; then
+	pass archive-as-symfs
+else
+	fail archive-as-symfs "folded with --symfs arch-dwarf.tar differs from the plain one: $(head -c 300 "$W/nolibc-tar.err")"
+fi
+if readelf -d "$PMUCONV" | grep -q 'NEEDED.*libarchive'; then
+	fail libarchive-on-demand "$PMUCONV links libarchive (and its libxml2, ICU, libstdc++: ~1.4 ms per start); it is dlopen()ed when an archive is used (libarchive_dl.h)"
+else
+	pass libarchive-on-demand
 fi
 
 # ---- stripped binary, debug info by build-id -------------------------------

@@ -3,7 +3,7 @@
  * pmuconv-perfdata: the perf.data export of `pmuconv perf-data`
  * (host/pmuconv/export_perfdata.c, perfdata.c) as a static binary for the
  * test guest, where the demo scenario reads the export with the guest's
- * perf. pmuconv itself links libarchive, protobuf-c and jansson, which do
+ * perf. pmuconv itself uses libarchive, protobuf-c and jansson, which do
  * not all link statically here; the export needs none of them. No filters:
  *
  *   pmuconv-perfdata IN.pmu OUT.data
