@@ -29,7 +29,11 @@ enum rule_kind {
  * caller register (and the CFA) depends on. */
 struct rules {
 	uint64_t pc1; /* lookup pc + 1; 0: empty slot */
-	bool ok;      /* false: a rule reads memory itself, or an unknown form */
+	/* the CFI row holding pc: every pc in [row_lo, row_hi) (run-time
+	 * addresses) has these rules, from the same table (.eh_frame: eh) */
+	uint64_t row_lo, row_hi;
+	bool eh;
+	bool ok; /* false: a rule reads memory itself, or an unknown form */
 	uint32_t cfa_deps;
 	uint32_t deps[NREGS];
 	uint8_t kind[NREGS];
@@ -37,7 +41,9 @@ struct rules {
 
 struct entry {
 	struct entry *next;
-	uint64_t pc, sp;
+	uint64_t row_lo, row_hi; /* the initial pc's CFI row (struct rules) */
+	bool eh;
+	uint64_t sp;
 	uint32_t valid, max;
 	uint32_t regs_mask; /* initial registers in the key */
 	uint32_t nr_words, nr_out;
@@ -127,28 +133,32 @@ static bool scan_ops(const Dwarf_Op *ops, size_t n, uint32_t *deps, bool *cfa, b
 }
 
 /* The CFI libdwfl unwinds pc with (__libdwfl_frame_unwind: .eh_frame
- * first, then .debug_frame), as a Dwarf_Frame; NULL without. */
-static Dwarf_Frame *frame_at(Dwfl *dwfl, uint64_t pc)
+ * first, then .debug_frame), as a Dwarf_Frame; NULL without. *bias: the
+ * module's, *eh: from .eh_frame. */
+static Dwarf_Frame *frame_at(Dwfl *dwfl, uint64_t pc, Dwarf_Addr *bias, bool *eh)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	Dwarf_Frame *fr = NULL;
-	Dwarf_Addr bias;
 	Dwarf_CFI *cfi;
 
 	if (!mod)
 		return NULL;
-	cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+	cfi = dwfl_module_eh_cfi(mod, bias);
+	*eh = true;
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - *bias, &fr) == 0)
 		return fr;
-	cfi = dwfl_module_dwarf_cfi(mod, &bias);
-	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0)
+	cfi = dwfl_module_dwarf_cfi(mod, bias);
+	*eh = false;
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - *bias, &fr) == 0)
 		return fr;
 	return NULL;
 }
 
 static void analyse(Dwfl *dwfl, uint64_t pc, struct rules *r)
 {
-	Dwarf_Frame *fr = frame_at(dwfl, pc);
+	Dwarf_Addr bias = 0, lo = 0, hi = 0;
+	bool eh = false;
+	Dwarf_Frame *fr = frame_at(dwfl, pc, &bias, &eh);
 	Dwarf_Op *ops, mem[3];
 	size_t n;
 	bool signal = false, cfa, loc;
@@ -158,7 +168,7 @@ static void analyse(Dwfl *dwfl, uint64_t pc, struct rules *r)
 	if (!fr)
 		return;
 	/* signal frames restore every register through DW_OP_deref */
-	if (dwarf_frame_info(fr, NULL, NULL, &signal) != REG_RA || signal ||
+	if (dwarf_frame_info(fr, &lo, &hi, &signal) != REG_RA || signal || lo >= hi ||
 	    dwarf_frame_cfa(fr, &ops, &n) || !n || !scan_ops(ops, n, &r->cfa_deps, &cfa, &loc) ||
 	    cfa)
 		goto out;
@@ -182,6 +192,9 @@ static void analyse(Dwfl *dwfl, uint64_t pc, struct rules *r)
 			r->deps[reg] |= r->cfa_deps;
 		r->kind[reg] = loc ? RK_LOC : RK_VAL;
 	}
+	r->row_lo = lo + bias;
+	r->row_hi = hi + bias;
+	r->eh = eh;
 	r->ok = true;
 out:
 	free(fr);
@@ -198,9 +211,9 @@ static const struct rules *rules_at(struct unw_memo *m, uint64_t pc)
 
 /* ---- the table --------------------------------------------------------- */
 
-static uint32_t bucket(uint64_t pc, uint64_t sp, uint32_t valid, uint32_t max)
+static uint32_t bucket(uint64_t row_lo, uint64_t sp, uint32_t valid, uint32_t max)
 {
-	uint64_t h = (pc * 0x9e3779b97f4a7c15ull) ^ (sp * 0xc2b2ae3d27d4eb4full) ^
+	uint64_t h = (row_lo * 0x9e3779b97f4a7c15ull) ^ (sp * 0xc2b2ae3d27d4eb4full) ^
 		     ((uint64_t)valid << 32 | max);
 	return (uint32_t)((h * 0x165667b19e3779f9ull) >> 32);
 }
@@ -210,16 +223,23 @@ uint32_t unw_memo__lookup(struct unw_memo *m, const struct pmufile_sample_view *
 {
 	const struct pmuprof_sample_ustack *c = v->ucopy;
 	uint64_t pc = c->regs[PMUPROF_UREG_IP], sp = c->regs[PMUPROF_UREG_SP];
-	if (!m->nr_buckets)
+	if (!m->nr_buckets || !max)
 		return 0;
-	struct entry **head = &m->buckets[bucket(pc, sp, c->valid, max) & (m->nr_buckets - 1)];
+	/* the initial pc's row: unwinds from any pc of one row are the same
+	 * (libdwfl looks the rules up by pc, nothing else reads it unless a
+	 * rule names rip: then it is a key register) but for out[0] */
+	const struct rules *r = rules_at(m, pc);
+	if (!r->ok)
+		return 0; /* nothing is stored from such a pc */
+	struct entry **head =
+		&m->buckets[bucket(r->row_lo, sp, c->valid, max) & (m->nr_buckets - 1)];
 
-	/* entries of one pc and sp differ in the return addresses of deeper
+	/* entries of one row and sp differ in the return addresses of deeper
 	 * frames (a recursion's paths): a hit moves to the front, so the
 	 * walk is short for the stacks that repeat most */
 	for (struct entry **pe = head, *e; (e = *pe); pe = &e->next) {
-		if (e->pc != pc || e->sp != sp || e->valid != c->valid || e->max != max ||
-		    e->nr_out > max)
+		if (e->row_lo != r->row_lo || e->row_hi != r->row_hi || e->eh != r->eh ||
+		    e->sp != sp || e->valid != c->valid || e->max != max || e->nr_out > max)
 			continue;
 		bool same = true;
 		for (uint32_t i = 0; i < e->nr_words && same; i++) {
@@ -238,6 +258,7 @@ uint32_t unw_memo__lookup(struct unw_memo *m, const struct pmufile_sample_view *
 			*head = e;
 		}
 		memcpy(out, e->data + 2 * e->nr_words, e->nr_out * sizeof(*out));
+		out[0] = pc; /* the frames libdwfl reports start with the initial pc */
 		*oc = e->oc;
 		m->hits++;
 		return e->nr_out;
@@ -257,7 +278,7 @@ static bool grow(struct unw_memo *m)
 		struct entry *e = m->buckets[i];
 		while (e) {
 			struct entry *next = e->next;
-			uint32_t j = bucket(e->pc, e->sp, e->valid, e->max) & (n - 1);
+			uint32_t j = bucket(e->row_lo, e->sp, e->valid, e->max) & (n - 1);
 			e->next = b[j];
 			b[j] = e;
 			e = next;
@@ -276,6 +297,8 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 	uint64_t words[2 * MEMO_MAX_WORDS];
 	uint32_t nr_words = 0, need, k;
 	const struct unw_read *rend = d->reads + d->nr_reads;
+	uint64_t row_lo = 0, row_hi = 0;
+	bool eh = false;
 
 	if (m->bytes >= MEMO_MAX_BYTES || !d->nr_frames || !d->nr || d->nr > d->max)
 		return;
@@ -309,8 +332,14 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 		fr = fe;
 		while (fr > d->reads && fr[-1].frame == k)
 			fr--;
-		/* this frame's pc: reported, and it chose these rules */
-		need = r->cfa_deps | 1u << REG_RA;
+		/* this frame's pc: reported, and it chose these rules; the
+		 * initial one's row is the key's instead (see the lookup) */
+		need = r->cfa_deps | (k ? 1u << REG_RA : 0);
+		if (!k) {
+			row_lo = r->row_lo;
+			row_hi = r->row_hi;
+			eh = r->eh;
+		}
 		for (int reg = 0; reg < NREGS; reg++)
 			if (r->kind[reg] == RK_LOC) {
 				need |= r->deps[reg]; /* the address read: its outcome counts */
@@ -345,7 +374,9 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 	struct entry *e = malloc(sz);
 	if (!e)
 		return;
-	e->pc = c->regs[PMUPROF_UREG_IP];
+	e->row_lo = row_lo;
+	e->row_hi = row_hi;
+	e->eh = eh;
 	e->sp = sp;
 	e->valid = c->valid;
 	e->max = d->max;
@@ -357,7 +388,7 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 	e->oc = d->oc;
 	memcpy(e->data, words, 2 * nr_words * sizeof(uint64_t));
 	memcpy(e->data + 2 * nr_words, d->out, d->nr * sizeof(uint64_t));
-	uint32_t b = bucket(e->pc, sp, e->valid, e->max);
+	uint32_t b = bucket(e->row_lo, sp, e->valid, e->max);
 	e->next = m->buckets[b & (m->nr_buckets - 1)];
 	m->buckets[b & (m->nr_buckets - 1)] = e;
 	m->nr_entries++;
