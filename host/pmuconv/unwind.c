@@ -77,6 +77,12 @@ struct unwinder {
 	struct unw_read reads[UNW_MAX_READS];
 	uint32_t nr_reads;
 	bool reads_lost; /* more than UNW_MAX_READS */
+	/* each reported frame's registers (for the memo's steps): cap x
+	 * PMUPROF_NR_UREGS, and which are set; NULL: not kept */
+	uint64_t *fregs;
+	uint32_t *fset;
+	uint32_t cap_fregs;
+	uint64_t memo_stepped; /* of the answers (hits or checked): from steps */
 };
 
 static const char *const outcome_names[UNW__NR] = {
@@ -178,27 +184,36 @@ static void log_read(struct unwinder *u, uint64_t addr, uint64_t val, uint32_t s
 	r->frame = u->in_frame_pc ? u->nr : u->nr - 1;
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/* A word of the sample's memory: from the stack copy, else from a mapped
+ * file image; a failed read notes why the walk will stop. */
+static enum unw_read_src read_word(struct unwinder *u, Dwfl *dwfl, uint64_t addr, uint64_t *result)
 {
-	struct unwinder *u = arg;
 	const struct pmuprof_sample_ustack *c = u->v->ucopy;
 	uint64_t sp = c->regs[PMUPROF_UREG_SP];
 
 	if (addr >= sp && addr - sp <= (uint64_t)c->valid - 8 && c->valid >= 8) {
 		memcpy(result, u->v->ucopy_stack + (addr - sp), 8);
-		log_read(u, addr, *result, UNW_READ_COPY);
-		return true;
+		return UNW_READ_COPY;
 	}
-	if (read_image(dwfl, addr, result)) {
-		log_read(u, addr, *result, UNW_READ_IMAGE);
-		return true;
-	}
-	log_read(u, addr, 0, UNW_READ_FAIL);
+	if (read_image(dwfl, addr, result))
+		return UNW_READ_IMAGE;
+	*result = 0;
 	/* above the copy (within a plausible stack): the copy was too small
 	 * or cut short (the NMI copy also stops at a page not present) */
 	if (u->stop < 0)
 		u->stop = addr >= sp && addr - sp < UNW_STACK_SPAN ? UNW_SHORT : UNW_BAD_MEM;
-	return false;
+	return UNW_READ_FAIL;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	uint64_t w;
+	enum unw_read_src src = read_word(u, dwfl, addr, &w);
+
+	log_read(u, addr, w, src);
+	*result = w;
+	return src != UNW_READ_FAIL;
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -466,6 +481,14 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 		u->limit = true;
 		return DWARF_CB_ABORT;
 	}
+	if (u->nr < u->cap_fregs) { /* this frame's registers, for the memo's steps */
+		uint64_t *fr = u->fregs + (size_t)u->nr * PMUPROF_NR_UREGS;
+		uint32_t set = 0;
+		for (unsigned reg = 0; reg < PMUPROF_NR_UREGS; reg++)
+			if (dwfl_frame_reg(state, reg, &fr[reg]) == 0)
+				set |= 1u << reg;
+		u->fset[u->nr] = set;
+	}
 	u->out[u->nr++] = pc;
 	/* unwinding on from here needs this frame's CFI; without it libdw
 	 * would guess with %rbp, which is not a frame pointer in such code */
@@ -540,6 +563,38 @@ static uint32_t stopped(struct unwinder *u, int r, enum unw_outcome *oc)
 	return u->nr;
 }
 
+/* The steps of a libdwfl walk of frames frames into the memo: each
+ * frame's but the last with its caller's registers, the last's with its
+ * reads only when libdwfl unwound it (ended: the walk's end). */
+static void store_steps(struct unwinder *u, uint32_t frames, bool last_unwound)
+{
+	const struct unw_read *rd = u->reads, *rend = u->reads + u->nr_reads;
+
+	if (!u->fregs)
+		return;
+	for (uint32_t k = 0; k < frames; k++) {
+		const struct unw_read *re = rd;
+		while (re < rend && re->frame == k)
+			re++;
+		if (k + 1 == frames && !last_unwound)
+			break;
+		struct unw_step_seen st = {
+			.lookup_pc = k ? u->out[k] - 1 : u->out[0],
+			.regs = u->fregs + (size_t)k * PMUPROF_NR_UREGS,
+			.set = u->fset[k],
+			.caller = k + 1 < frames ? u->fregs + (size_t)(k + 1) * PMUPROF_NR_UREGS
+						 : NULL,
+			.caller_set = k + 1 < frames ? u->fset[k + 1] : 0,
+			.reads = rd,
+			.nr_reads = (uint32_t)(re - rd),
+		};
+		if (rd < rend && rd->frame < k)
+			return; /* reads out of frame order: not expected */
+		unw_memo__step_store(u->set->memo, &st);
+		rd = re;
+	}
+}
+
 /* The result of a libdwfl walk that ran (r: dwfl_getthread_frames'),
  * stored in the map set's memo when it can be (unwind_memo.h). */
 static uint32_t finish(struct unwinder *u, int r, enum unw_outcome *oc)
@@ -562,8 +617,76 @@ static uint32_t finish(struct unwinder *u, int r, enum unw_outcome *oc)
 			.nr_reads = u->nr_reads,
 		};
 		unw_memo__store(u->set->memo, &d);
+		store_steps(u, frames, r == 0);
 	}
 	return n;
+}
+
+/* The per-walk state, as before any frame. */
+static void begin(struct unwinder *u)
+{
+	u->nr = 0;
+	u->stop = -1;
+	u->limit = false;
+	u->cfi_stop = false;
+	u->nr_reads = 0;
+	u->reads_lost = false;
+}
+
+/* A word for a stored step (unw_memo__step): read as libdwfl's reads are. */
+static bool step_read(void *ctx, uint64_t addr, uint64_t *val)
+{
+	struct unwinder *u = ctx;
+
+	return read_word(u, u->set->dwfl, addr, val) != UNW_READ_FAIL;
+}
+
+/*
+ * The walk libdwfl would make, from the memo's stored steps: frame by
+ * frame as dwfl_getthread_frames and on_frame go (a return address's step
+ * is made by dwfl_frame_pc, before the frame limit is checked; the initial
+ * frame's after it), ending where libdwfl's ends (the return address
+ * undefined, unreadable or 0). False as soon as a step is not stored or a
+ * frame has no usable rules (signal frames, no CFI): the state is then
+ * reset and libdwfl walks. True: u->nr, u->stop, u->limit as on_frame and
+ * memory_read would leave them, *r dwfl_getthread_frames' result.
+ */
+static bool replay(struct unwinder *u, int *r)
+{
+	struct unw_memo *m = u->set->memo;
+	struct unw_step_out o;
+	uint64_t regs[PMUPROF_NR_UREGS];
+	uint32_t set = (1u << PMUPROF_NR_UREGS) - 1;
+	uint64_t pc;
+
+	memcpy(regs, u->v->ucopy->regs, sizeof(regs));
+	pc = regs[PMUPROF_UREG_IP];
+	for (uint32_t k = 0;; k++) {
+		uint64_t lpc = k ? pc - 1 : pc;
+
+		if (k && unw_memo__step(m, lpc, regs, set, &o, step_read, u))
+			return false;
+		if (u->nr >= u->max) {
+			u->limit = true;
+			*r = DWARF_CB_ABORT;
+			return true;
+		}
+		u->out[u->nr++] = pc;
+		if (!has_cfi(u->set, lpc))
+			return false;
+		if (!k && unw_memo__step(m, lpc, regs, set, &o, step_read, u))
+			return false;
+		/* the caller's pc: undefined, unread or 0 ends the walk */
+		if (o.ra_undefined || !(o.set >> PMUPROF_UREG_IP & 1) || !o.regs[PMUPROF_UREG_IP]) {
+			*r = 0;
+			return true;
+		}
+		if (o.vals_unknown)
+			return false;
+		memcpy(regs, o.regs, sizeof(regs));
+		set = o.set;
+		pc = regs[PMUPROF_UREG_IP];
+	}
 }
 
 /* PMUCONV_UNWIND_MEMO=check: the memo's answer (out[0, n), outcome moc)
@@ -577,6 +700,7 @@ static uint32_t check(struct unwinder *u, uint32_t n, int moc, enum unw_outcome 
 	if (n > UNW_CHECK_MAX)
 		n = UNW_CHECK_MAX; /* compared as far as kept */
 	memcpy(memo, u->out, n * sizeof(*memo));
+	begin(u);
 	r = dwfl_getthread_frames(u->set->dwfl, u->v->s->tid ? (pid_t)u->v->s->tid : 1, on_frame,
 				  u);
 	m = stopped(u, r, oc);
@@ -584,6 +708,25 @@ static uint32_t check(struct unwinder *u, uint32_t n, int moc, enum unw_outcome 
 	if (m < n || memcmp(memo, u->out, n * sizeof(*memo)) || (int)*oc != moc)
 		u->memo_bad++;
 	return m;
+}
+
+/* Room for the registers of max frames (for the memo's steps); without
+ * memory the steps are not stored. */
+static void want_fregs(struct unwinder *u, uint32_t max)
+{
+	if (u->fregs && u->cap_fregs >= max)
+		return;
+	free(u->fregs);
+	free(u->fset);
+	u->fregs = malloc((size_t)max * PMUPROF_NR_UREGS * sizeof(*u->fregs));
+	u->fset = malloc((size_t)max * sizeof(*u->fset));
+	u->cap_fregs = u->fregs && u->fset ? max : 0;
+	if (!u->cap_fregs) {
+		free(u->fregs);
+		free(u->fset);
+		u->fregs = NULL;
+		u->fset = NULL;
+	}
 }
 
 uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, uint64_t *out,
@@ -596,14 +739,9 @@ uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, ui
 	u->v = v;
 	u->set = set;
 	u->out = out;
-	u->nr = 0;
 	u->cap = max;
 	u->max = max > 1 ? max - 1 : 0; /* room for the truncation mark */
-	u->stop = -1;
-	u->limit = false;
-	u->cfi_stop = false;
-	u->nr_reads = 0;
-	u->reads_lost = false;
+	begin(u);
 	if (set && set->dwfl && u->max) {
 		bool memo = set->memo && u->memo_mode;
 		int moc;
@@ -615,6 +753,17 @@ uint32_t unw__sample(struct unwinder *u, const struct pmufile_sample_view *v, ui
 			*oc = (enum unw_outcome)moc;
 			return n;
 		}
+		if (memo && replay(u, &r)) {
+			n = stopped(u, r, oc);
+			u->memo_stepped++;
+			if (u->memo_mode == 2)
+				return check(u, n, (int)*oc, oc);
+			u->memo_hits++;
+			return n;
+		}
+		begin(u);
+		if (memo)
+			want_fregs(u, u->max);
 		r = dwfl_getthread_frames(set->dwfl, s->tid ? (pid_t)s->tid : 1, on_frame, u);
 		if (memo) {
 			u->memo_misses++;
@@ -661,10 +810,11 @@ void unw__warn(const struct unwinder *u, const char *path)
 	if (u && getenv("PMUCONV_STATS"))
 		fprintf(stderr,
 			"pmuconv: stats: %s: unwind memo: %llu of %llu unwinds answered, %llu "
-			"checked, %llu differing\n",
+			"checked, %llu differing; %llu of them walked from stored steps\n",
 			path, (unsigned long long)(u->memo_hits + u->memo_checked),
 			(unsigned long long)(u->memo_hits + u->memo_checked + u->memo_misses),
-			(unsigned long long)u->memo_checked, (unsigned long long)u->memo_bad);
+			(unsigned long long)u->memo_checked, (unsigned long long)u->memo_bad,
+			(unsigned long long)u->memo_stepped);
 	if (u && u->vdso_stops)
 		pc_warn("%s: %llu sample(s) stopped in [vdso]: the recording has no image of "
 			"it to unwind through (recorded by a pmuctl older than its VDSO frame); "
@@ -683,6 +833,8 @@ void unw__free(struct unwinder *u)
 		free(u->sets[i]);
 	}
 	free(u->sets);
+	free(u->fregs);
+	free(u->fset);
 	if (u->vdso_fd >= 0)
 		close(u->vdso_fd);
 	free(u);

@@ -16,7 +16,10 @@
  *
  * Samples whose unwind depends on the same registers and stack words as
  * one done before get its frames from the map set's memo (unwind_memo.h)
- * instead of another libdwfl walk: same inputs, same frames.
+ * instead of another libdwfl walk: same inputs, same frames. Others are
+ * walked from the memo's stored steps (what libdwfl computed for a frame
+ * of the same CFI row and rule registers) when it has every one, frame by
+ * frame as libdwfl goes; else libdwfl walks and its steps are stored.
  *
  * Each frame's pc must have CFI in a reported module; where it has none,
  * the unwind stops there (no frame-pointer guess) and the stack is marked

@@ -16,6 +16,7 @@
 #define MEMO_BUCKETS0  64		/* buckets at first; doubled at 2 entries a bucket */
 #define MEMO_MAX_BYTES (32u << 20)	/* stored unwinds per map set, then no more */
 #define MEMO_MAX_WORDS 256		/* stack words in one key */
+#define STEP_BUCKETS   4096		/* step table buckets (chained) */
 
 /* What one CFI rule does with a register of the caller's frame. */
 enum rule_kind {
@@ -53,8 +54,21 @@ struct entry {
 	uint64_t data[];
 };
 
+/* One stored step (unwind_memo.h): key row + deps values, then what the
+ * rules computed, by register. */
+struct step {
+	struct step *next;
+	uint64_t row_lo, row_hi;
+	bool eh;
+	bool vals_known;
+	uint64_t dep[NREGS];  /* values of the registers the rules name, else 0 */
+	uint64_t addr[NREGS]; /* RK_LOC: the address read */
+	uint64_t val[NREGS];  /* RK_VAL: the value (vals_known) */
+};
+
 struct unw_memo {
 	Dwfl *dwfl;
+	struct step **steps;	/* STEP_BUCKETS; NULL until a step is stored */
 	struct rules *rules;	/* RULES_CACHE, allocated on first store */
 	struct entry **buckets; /* nr_buckets, a power of 2; NULL until a store */
 	uint32_t nr_buckets, nr_entries;
@@ -85,6 +99,15 @@ void unw_memo__free(struct unw_memo *m)
 			e = n;
 		}
 	}
+	for (uint32_t i = 0; m->steps && i < STEP_BUCKETS; i++) {
+		struct step *st = m->steps[i];
+		while (st) {
+			struct step *n = st->next;
+			free(st);
+			st = n;
+		}
+	}
+	free(m->steps);
 	free(m->buckets);
 	free(m->rules);
 	free(m);
@@ -394,4 +417,164 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 	m->nr_entries++;
 	m->bytes += sz;
 	m->stored++;
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+/* The registers the rules computing caller registers name (with the CFA's). */
+static uint32_t step_deps(const struct rules *r)
+{
+	uint32_t d = r->cfa_deps;
+
+	for (int reg = 0; reg < NREGS; reg++)
+		if (r->kind[reg] == RK_LOC || r->kind[reg] == RK_VAL)
+			d |= r->deps[reg];
+	return d;
+}
+
+static uint32_t step_bucket(const struct rules *r, uint32_t deps, const uint64_t *regs)
+{
+	uint64_t h = r->row_lo * 0x9e3779b97f4a7c15ull;
+
+	for (int reg = 0; reg < NREGS; reg++)
+		if (deps >> reg & 1)
+			h = (h ^ regs[reg]) * 0xc2b2ae3d27d4eb4full;
+	return (uint32_t)(h >> 40) % STEP_BUCKETS;
+}
+
+static struct step *step_find(struct unw_memo *m, const struct rules *r, uint32_t deps,
+			      const uint64_t *regs, uint32_t b)
+{
+	for (struct step *st = m->steps[b]; st; st = st->next) {
+		bool same = st->row_lo == r->row_lo && st->row_hi == r->row_hi && st->eh == r->eh;
+		for (int reg = 0; reg < NREGS && same; reg++)
+			if (deps >> reg & 1)
+				same = st->dep[reg] == regs[reg];
+		if (same)
+			return st;
+	}
+	return NULL;
+}
+
+void unw_memo__step_store(struct unw_memo *m, const struct unw_step_seen *s)
+{
+	uint32_t deps, nloc = 0, j = 0;
+	const struct rules *r;
+	struct step *st, *old;
+
+	if (m->bytes >= MEMO_MAX_BYTES)
+		return;
+	if (!m->rules && !(m->rules = calloc(RULES_CACHE, sizeof(*m->rules))))
+		return;
+	if (!m->steps && !(m->steps = calloc(STEP_BUCKETS, sizeof(*m->steps))))
+		return;
+	r = rules_at(m, s->lookup_pc);
+	if (!r->ok)
+		return;
+	deps = step_deps(r);
+	if ((s->set & deps) != deps)
+		return; /* a rule failed on an unset register: not stored */
+	for (int reg = 0; reg < NREGS; reg++)
+		nloc += r->kind[reg] == RK_LOC;
+	if (s->nr_reads != nloc)
+		return; /* a read not made, or an extra one */
+	uint32_t b = step_bucket(r, deps, s->regs);
+	old = step_find(m, r, deps, s->regs, b);
+	if (old && (old->vals_known || !s->caller))
+		return;
+	if (!(st = calloc(1, sizeof(*st))))
+		return;
+	st->row_lo = r->row_lo;
+	st->row_hi = r->row_hi;
+	st->eh = r->eh;
+	st->vals_known = s->caller != NULL;
+	for (int reg = 0; reg < NREGS; reg++) {
+		bool cset = s->caller && (s->caller_set >> reg & 1);
+
+		if (deps >> reg & 1)
+			st->dep[reg] = s->regs[reg];
+		switch (r->kind[reg]) {
+		case RK_LOC: {
+			const struct unw_read *x = &s->reads[j++];
+			st->addr[reg] = x->addr;
+			/* what libdwfl made of the read: the value, or unset */
+			if (s->caller &&
+			    (x->src == UNW_READ_FAIL ? cset : !cset || s->caller[reg] != x->val))
+				goto bad;
+			break;
+		}
+		case RK_VAL:
+			if (s->caller && !cset)
+				goto bad; /* evaluation failed: not expected, not stored */
+			st->val[reg] = cset ? s->caller[reg] : 0;
+			break;
+		case RK_SAME:
+			if (s->caller && (cset != (s->set >> reg & 1) ||
+					  (cset && s->caller[reg] != s->regs[reg])))
+				goto bad;
+			break;
+		default: /* RK_UNDEF */
+			if (cset)
+				goto bad;
+			break;
+		}
+	}
+	if (old) { /* replace one stored from a last frame: now with values */
+		struct step *next = old->next;
+		*old = *st;
+		old->next = next;
+		free(st);
+		return;
+	}
+	st->next = m->steps[b];
+	m->steps[b] = st;
+	m->bytes += sizeof(*st);
+	return;
+bad:
+	free(st);
+}
+
+int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs, uint32_t set,
+		   struct unw_step_out *o, unw_step_read_fn rd, void *ctx)
+{
+	const struct rules *r;
+	const struct step *st;
+	uint32_t deps;
+
+	if (!m->steps)
+		return -1;
+	r = rules_at(m, lookup_pc);
+	if (!r->ok)
+		return -1;
+	deps = step_deps(r);
+	if ((set & deps) != deps || !(st = step_find(m, r, deps, regs, step_bucket(r, deps, regs))))
+		return -1;
+	/* as libdwfl's handle_cfi: the registers in order, a read per saved one */
+	o->set = 0;
+	o->ra_undefined = false;
+	o->vals_unknown = !st->vals_known;
+	for (int reg = 0; reg < NREGS; reg++) {
+		switch (r->kind[reg]) {
+		case RK_LOC:
+			if (rd(ctx, st->addr[reg], &o->regs[reg]))
+				o->set |= 1u << reg;
+			break;
+		case RK_VAL:
+			o->regs[reg] = st->val[reg];
+			if (st->vals_known)
+				o->set |= 1u << reg;
+			break;
+		case RK_SAME:
+			if (set >> reg & 1) {
+				o->regs[reg] = regs[reg];
+				o->set |= 1u << reg;
+			}
+			break;
+		default:
+			if (reg == REG_RA)
+				o->ra_undefined = true;
+			break;
+		}
+	}
+	return 0;
 }

@@ -72,4 +72,46 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d);
 /* Lookups answered, and unwinds stored. */
 void unw_memo__stats(const struct unw_memo *m, uint64_t *hits, uint64_t *stored);
 
+/*
+ * Steps: libdwfl's unwinding of one frame, stored by what it depends on:
+ * the frame's CFI row (the rules at its lookup pc: the pc, or pc - 1 for
+ * a return address) and the values of the registers those rules name.
+ * Stored is, for each caller register the rules compute, the value (a
+ * val rule) or the address read (a register saved on the stack); the
+ * read itself is made again for each sample, so its value and outcome are
+ * the sample's. Unwinds whose stacks differ only in return addresses (a
+ * recursion's paths, qsort's msort) are walked from steps seen before.
+ */
+
+/* One step libdwfl made, as unwind.c saw it. */
+struct unw_step_seen {
+	uint64_t lookup_pc;
+	const uint64_t *regs; /* the frame's registers (dwfl_frame_reg) */
+	uint32_t set;	      /* which are set */
+	const uint64_t *caller;
+	uint32_t caller_set;	      /* caller NULL: not seen (the walk ended there) */
+	const struct unw_read *reads; /* made for this step, in order */
+	uint32_t nr_reads;
+};
+
+/* A step answered: the caller's registers. */
+struct unw_step_out {
+	uint64_t regs[PMUPROF_NR_UREGS];
+	uint32_t set;
+	bool ra_undefined; /* the rules leave the return address undefined */
+	bool vals_unknown; /* stored from a walk's last frame: the computed
+			    * values were not seen (only its reads are known) */
+};
+
+/* Reads one word for a step (unwind.c's memory reads, with their effects). */
+typedef bool (*unw_step_read_fn)(void *ctx, uint64_t addr, uint64_t *val);
+
+/* Store what s shows, if its rules can be told (as for unwinds). */
+void unw_memo__step_store(struct unw_memo *m, const struct unw_step_seen *s);
+/* The step of a frame at lookup_pc with registers regs (set): 0 with *o
+ * filled, reads made through rd in libdwfl's order; -1 if none is stored
+ * (nothing read then). */
+int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs, uint32_t set,
+		   struct unw_step_out *o, unw_step_read_fn rd, void *ctx);
+
 #endif

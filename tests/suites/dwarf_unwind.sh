@@ -15,7 +15,9 @@
 #   - copies whose size fields are corrupt: those samples skipped with a
 #     message, the others unwound, exit 0;
 #   - the unwind memo answers some samples, every answer equal to libdwfl's
-#     own unwind (PMUCONV_UNWIND_MEMO=check), the output the same memo off.
+#     own unwind (PMUCONV_UNWIND_MEMO=check), the output the same memo off;
+#     some answers walked from its stored steps, checked likewise, also on
+#     copies cut to 64 and 512 bytes.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
 S=dwarf_unwind
 . "$(dirname "$0")/lib/hostsuite.sh"
@@ -66,7 +68,7 @@ fi
 PMUCONV_STATS=1 PMUCONV_UNWIND_MEMO=check "$PMUCONV" folded --weight samples "$W/full.pmu" \
 	>"$W/memo-check.folded" 2>"$W/memo-check.err"
 PMUCONV_UNWIND_MEMO=0 "$PMUCONV" folded --weight samples "$W/full.pmu" >"$W/memo-off.folded" 2>/dev/null
-set -- $(sed -n 's/.*unwind memo: \([0-9]*\) of \([0-9]*\) unwinds answered, \([0-9]*\) checked, \([0-9]*\) differing/\1 \2 \3 \4/p' "$W/memo-check.err")
+set -- $(sed -n 's/.*unwind memo: \([0-9]*\) of \([0-9]*\) unwinds answered, \([0-9]*\) checked, \([0-9]*\) differing.*/\1 \2 \3 \4/p' "$W/memo-check.err")
 if [ "${1:-0}" -gt 0 ] && [ "$2" -eq $N ] && [ "$3" -eq "$1" ] && [ "$4" -eq 0 ] &&
 	cmp -s "$W/full.folded" "$W/memo-check.folded" && cmp -s "$W/full.folded" "$W/memo-off.folded"; then
 	pass unwind-memo-exact
@@ -96,6 +98,28 @@ if [ $rc -eq 0 ] && [ "${short:-0}" -gt 0 ] && [ "$1" -gt 0 ] && [ "$bad" -eq 0 
 	pass cut-copy-truncated
 else
 	fail cut-copy-truncated "exit $rc, copy too small ${short:-?}, $1 [truncated] samples, $bad stacks with a wrong root"
+fi
+# the memo's stored steps (unwind_memo.h) walk stacks that differ in return
+# addresses (qsort's msort recursion), and exactly: checked against
+# libdwfl on the full copies (above: unwind-memo-exact's run), and on copies
+# cut to 64 and 512 bytes, where walks stop at a read above the copy
+"$PTSNAP" -o "$W/cut512.pmu" -n 100 --cut 512 -- "$W/bin/nofpwork" >/dev/null 2>&1
+steps=$(sed -n 's/.*unwind memo: .* 0 differing; \([0-9]*\) of them walked from stored steps/\1/p' "$W/memo-check.err")
+why=""
+for f in cut cut512; do
+	PMUCONV_STATS=1 PMUCONV_UNWIND_MEMO=check "$PMUCONV" folded --weight samples "$W/$f.pmu" \
+		>"$W/$f-check.folded" 2>"$W/$f-check.err"
+	PMUCONV_UNWIND_MEMO=0 "$PMUCONV" folded --weight samples "$W/$f.pmu" >"$W/$f-off.folded" 2>/dev/null
+	"$PMUCONV" folded --weight samples "$W/$f.pmu" >"$W/$f-on.folded" 2>/dev/null
+	grep -q 'unwind memo: [0-9]* of [0-9]* unwinds answered, [0-9]* checked, 0 differing' "$W/$f-check.err" ||
+		why="$why $f: $(grep 'unwind memo' "$W/$f-check.err")"
+	cmp -s "$W/$f-off.folded" "$W/$f-check.folded" && cmp -s "$W/$f-off.folded" "$W/$f-on.folded" ||
+		why="$why $f: outputs with the memo on/check/off differ"
+done
+if [ "${steps:-0}" -gt 0 ] && [ -z "$why" ] && grep -q '\[truncated\]' "$W/cut512-on.folded"; then
+	pass unwind-memo-steps
+else
+	fail unwind-memo-steps "full copies: ${steps:-no} answers from stored steps (want > 0);$why"
 fi
 
 # ---- the binary missing at conversion time ---------------------------------
