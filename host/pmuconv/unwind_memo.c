@@ -36,6 +36,7 @@ struct rules {
 	bool eh;
 	bool ok; /* false: a rule reads memory itself, or an unknown form */
 	uint32_t cfa_deps;
+	uint32_t step_deps; /* cfa_deps and those of every computed register */
 	uint32_t deps[NREGS];
 	uint8_t kind[NREGS];
 };
@@ -215,6 +216,10 @@ static void analyse(Dwfl *dwfl, uint64_t pc, struct rules *r)
 			r->deps[reg] |= r->cfa_deps;
 		r->kind[reg] = loc ? RK_LOC : RK_VAL;
 	}
+	r->step_deps = r->cfa_deps;
+	for (int reg = 0; reg < NREGS; reg++)
+		if (r->kind[reg] == RK_LOC || r->kind[reg] == RK_VAL)
+			r->step_deps |= r->deps[reg];
 	r->row_lo = lo + bias;
 	r->row_hi = hi + bias;
 	r->eh = eh;
@@ -421,24 +426,12 @@ void unw_memo__store(struct unw_memo *m, const struct unw_done *d)
 
 /* ---- steps ------------------------------------------------------------- */
 
-/* The registers the rules computing caller registers name (with the CFA's). */
-static uint32_t step_deps(const struct rules *r)
-{
-	uint32_t d = r->cfa_deps;
-
-	for (int reg = 0; reg < NREGS; reg++)
-		if (r->kind[reg] == RK_LOC || r->kind[reg] == RK_VAL)
-			d |= r->deps[reg];
-	return d;
-}
-
 static uint32_t step_bucket(const struct rules *r, uint32_t deps, const uint64_t *regs)
 {
 	uint64_t h = r->row_lo * 0x9e3779b97f4a7c15ull;
 
-	for (int reg = 0; reg < NREGS; reg++)
-		if (deps >> reg & 1)
-			h = (h ^ regs[reg]) * 0xc2b2ae3d27d4eb4full;
+	for (uint32_t d = deps; d; d &= d - 1)
+		h = (h ^ regs[__builtin_ctz(d)]) * 0xc2b2ae3d27d4eb4full;
 	return (uint32_t)(h >> 40) % STEP_BUCKETS;
 }
 
@@ -447,9 +440,8 @@ static struct step *step_find(struct unw_memo *m, const struct rules *r, uint32_
 {
 	for (struct step *st = m->steps[b]; st; st = st->next) {
 		bool same = st->row_lo == r->row_lo && st->row_hi == r->row_hi && st->eh == r->eh;
-		for (int reg = 0; reg < NREGS && same; reg++)
-			if (deps >> reg & 1)
-				same = st->dep[reg] == regs[reg];
+		for (uint32_t d = deps; d && same; d &= d - 1)
+			same = st->dep[__builtin_ctz(d)] == regs[__builtin_ctz(d)];
 		if (same)
 			return st;
 	}
@@ -471,7 +463,7 @@ void unw_memo__step_store(struct unw_memo *m, const struct unw_step_seen *s)
 	r = rules_at(m, s->lookup_pc);
 	if (!r->ok)
 		return;
-	deps = step_deps(r);
+	deps = r->step_deps;
 	if ((s->set & deps) != deps)
 		return; /* a rule failed on an unset register: not stored */
 	for (int reg = 0; reg < NREGS; reg++)
@@ -546,7 +538,7 @@ int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs,
 	r = rules_at(m, lookup_pc);
 	if (!r->ok)
 		return -1;
-	deps = step_deps(r);
+	deps = r->step_deps;
 	if ((set & deps) != deps || !(st = step_find(m, r, deps, regs, step_bucket(r, deps, regs))))
 		return -1;
 	/* as libdwfl's handle_cfi: the registers in order, a read per saved one */
