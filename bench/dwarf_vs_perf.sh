@@ -19,7 +19,11 @@
 #
 # RESULTS_DIR: a kept dwarf_perf run's results (build/vm/runs/dwarf_perf-*/
 # results); without it, the newest kept one, else the scenario runs once
-# (sh tests/vm/run.sh --keep dwarf_perf, about a minute under TCG).
+# (sh tests/vm/run.sh --keep dwarf_perf, about a minute under TCG). The run
+# bench/RESULTS.md (5d) measures is kept outside the tree, in
+# ~/.cache/pmuprof/bench/dwarf_perf-20261126-132631-3564-1/results (78 MB).
+# PMUCONV=another/pmuconv times another build on the same files (before and
+# after a change, in one sitting: the host's load moves the numbers).
 # Prints a markdown table; the target (issue 18) is pmuconv >= 10x perf.
 # A row without the unwind memo (PMUCONV_UNWIND_MEMO=0) shows what it saves,
 # and the line below the table how many unwinds it answered.
@@ -82,8 +86,9 @@ t_fold_ni=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" --no-inli
 export PMUCONV_UNWIND_MEMO=0
 t_fold_nm=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f")
 unset PMUCONV_UNWIND_MEMO
-memo=$(PMUCONV_STATS=1 "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f" 2>&1 |
-	sed -n 's/.*unwind memo: \([0-9]* of [0-9]*\) unwinds answered.*/\1/p')
+PMUCONV_STATS=1 "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f" 2>"$W/stats" >/dev/null
+memo=$(sed -n 's/.*unwind memo: \([0-9]* of [0-9]*\) unwinds answered.*/\1/p' "$W/stats")
+steps=$(sed -n 's/.*unwind memo: .*; \([0-9]*\) of them walked from stored steps.*/\1/p' "$W/stats")
 t_script=$(best "$PMUCONV" script "$R/pmuprof.pmu" --symfs "$R/symfs" -q)
 t_prep=$(best "$PERF" report --stdio -i "$R/perf.data" --symfs "$R/symfs")
 t_pscr=$(best "$PERF" script -i "$R/perf.data" --symfs "$R/symfs")
@@ -104,4 +109,4 @@ row "pmuconv script (every sample printed)" "$ns_pmu" "$t_script" \
 row "perf report --stdio" "$ns_perf" "$t_prep" "1x / -"
 row "perf script" "$ns_perf" "$t_pscr" "- / 1x"
 echo
-echo "unwind memo: ${memo:-?} samples' unwinds answered (PMUCONV_STATS=1)"
+echo "unwind memo: ${memo:-?} samples' unwinds answered${steps:+, $steps of them walked from stored steps} (PMUCONV_STATS=1)"
