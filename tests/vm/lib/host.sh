@@ -64,6 +64,11 @@ est_events() {
 		for (i = 1; i < NF; i++) if ($(i + 1) == "estimated") print $i }' "$1" | tr -d ,
 }
 
+# within A B TOL: the numbers A and B (both given) differ by TOL at most.
+within() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'
+}
+
 # sum_check SUB REPORT EVENT CSV PERF_EVENT PCT: pass SUB when EVENT's
 # est_events in REPORT are within PCT % of perf stat's count of PERF_EVENT
 # (CSV: perf stat -x, -o).

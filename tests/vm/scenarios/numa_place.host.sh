@@ -42,9 +42,6 @@ loc() {
 		in_l && $1 == pg { v = $(col + 1); sub("%", "", v); print v; exit }
 		in_l && !/^  / { exit }' "$1"
 }
-within() {
-	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'
-}
 judge() { # NAME GOT WANT
 	if within "$2" "$3" "$TOL"; then
 		pass_check "$1"

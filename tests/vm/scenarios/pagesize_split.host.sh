@@ -43,10 +43,6 @@ share() {
 		index($0, sec) == 1 { in_sec = 1; next }
 		in_sec && $1 == pg { sub("%", "", $3); print $3; exit }' "$1"
 }
-# within A B TOL: |A - B| <= TOL
-within() {
-	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'
-}
 
 # 1. Data shares of the default output's user view (its first section: no
 # --pid, no --user-only, as a new user runs it; issue 17) vs what the

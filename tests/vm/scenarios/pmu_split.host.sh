@@ -8,9 +8,6 @@ mkdir -p "symfs$(dirname "$path")" && cp "$GUEST_BIN/split7030" "symfs$path" || 
 # share FILE FUNC: the self % of FUNC in a pmuconv report or a perf report
 share() { awk -v f="$2" '$NF == f || ($NF ~ /^\[/ && $(NF) == f) { sub("%", "", $1); print $1; exit }
 	$0 ~ (" " f "$") { sub("%", "", $1); print $1; exit }' "$1"; }
-near() { # A B TOL: |A - B| <= TOL
-	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'
-}
 for f in instructions_u cycles; do
 	"$BIN/pmuconv" report "$f.pmu" --symfs symfs >"report-$f.txt" 2>&1 ||
 		{ fail_check "report-$f" "pmuconv report failed: $(tail -n 1 "report-$f.txt")"; continue; }
@@ -21,8 +18,8 @@ for f in instructions_u cycles; do
 	log "$f: pmuctl hot_a $a% hot_b $b%; perf hot_a $pa% hot_b $pb%"
 	sa=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a + b > 0) printf "%.2f", 100 * a / (a + b) }')
 	psa=$(awk -v a="$pa" -v b="$pb" 'BEGIN { if (a + b > 0) printf "%.2f", 100 * a / (a + b) }')
-	near "$sa" 70 2 && pass_check "$f-70-30" || fail_check "$f-70-30" "pmuctl hot_a $a% hot_b $b% (want 70/30 within 2 points)"
-	near "$sa" "$psa" 2 && pass_check "$f-vs-perf" ||
+	within "$sa" 70 2 && pass_check "$f-70-30" || fail_check "$f-70-30" "pmuctl hot_a $a% hot_b $b% (want 70/30 within 2 points)"
+	within "$sa" "$psa" 2 && pass_check "$f-vs-perf" ||
 		fail_check "$f-vs-perf" "pmuctl hot_a share $sa%, perf $psa% of hot_a+hot_b"
 done
 host_done
