@@ -104,6 +104,16 @@ pin() {
 	taskset -c "$_cpu" "$@"
 }
 
+# msr_read CPU MSR: the MSR's value on CPU, in decimal (pmuregs, bin:pmuregs).
+msr_read() {
+	echo $((0x$(pmuregs rdmsr "$1" "$2")))
+}
+
+# pp_allocations: the module's live session allocations (debugfs), "" if absent.
+pp_allocations() {
+	sed -n 's/.*session=\([0-9]*\).*/\1/p' /sys/kernel/debug/pmuprof/allocations 2>/dev/null
+}
+
 # load_module [PARAM=VALUE...]: insmod pmuprof.ko and wait for /dev/pmuprof.
 load_module() {
 	[ -n "$PMUPROF_KO" ] && [ -f "$PMUPROF_KO" ] ||

@@ -64,6 +64,12 @@ est_events() {
 		for (i = 1; i < NF; i++) if ($(i + 1) == "estimated") print $i }' "$1" | tr -d ,
 }
 
+# folded_share FOLDED ERE: "K N", the weight of FOLDED's stacks matching ERE
+# and the weight of all its stacks (folded text: "STACK COUNT" lines).
+folded_share() {
+	awk -v re="$2" '{ n += $NF } $0 ~ re { k += $NF } END { printf "%d %d\n", k, n }' "$1"
+}
+
 # within A B TOL: the numbers A and B (both given) differ by TOL at most.
 within() {
 	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'

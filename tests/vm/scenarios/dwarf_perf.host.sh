@@ -51,9 +51,6 @@ fold() {
 fold pmuprof.pmu perf.txt nofpwork_dyn nofp
 fold cxx.pmu cxx-perf.txt cxxwork_dyn cxx
 V='(\.[a-z0-9_.]+)?'
-share() {
-	awk -v re="$2" '{ n += $NF } $0 ~ re { k += $NF } END { printf "%d %d\n", k, n }' "$1"
-}
 # judge: check name $1, "k n" of pmuprof ($2 $3) >= $4 percent, needing n >= $5 (100)
 at_least() {
 	if [ "$3" -ge "${5:-100}" ] && [ $(($2 * 100)) -ge $(($4 * $3)) ]; then
@@ -67,7 +64,7 @@ at_least() {
 # difference of two sampled shares, whichever is larger (few samples); with
 # $4 = tcgtime: within 15 pp (see run<Mix> below)
 compare() {
-	set -- "$1" "(^|;)$2" "$3" $(share "$3.pmuprof" "(^|;)$2") $(share "$3.perf" "(^|;)$2") "${4:-}"
+	set -- "$1" "(^|;)$2" "$3" $(folded_share "$3.pmuprof" "(^|;)$2") $(folded_share "$3.perf" "(^|;)$2") "${4:-}"
 	echo "path $1: pmuprof $4 of $5, perf $6 of $7" >>"$RESULTS/host.log"
 	if [ "$5" -ge 100 ] && [ "$7" -ge 100 ]; then
 		d=$(awk -v a="$4" -v b="$5" -v c="$6" -v e="$7" 'BEGIN { x = 100 * a / b - 100 * c / e; printf "%.1f", x < 0 ? -x : x }')
@@ -90,10 +87,10 @@ compare sort_phase "main;sort_phase$V(;[^;]+)* [0-9]+\$" nofp
 SORT="(^|;)main;sort_phase$V"
 CMP="$SORT;([^;]+;)*cmp$V [0-9]+\$"
 # the comparator's callers: through qsort, from sort_phase
-set -- $(share nofp.pmuprof "$SORT;qsort[^;]*(;[^;]+)*;cmp$V [0-9]+\$") $(share nofp.pmuprof ";cmp$V [0-9]+\$")
+set -- $(folded_share nofp.pmuprof "$SORT;qsort[^;]*(;[^;]+)*;cmp$V [0-9]+\$") $(folded_share nofp.pmuprof ";cmp$V [0-9]+\$")
 at_least qsort-cmp-callers "$1" "$3" 95
 # what ends a sort_phase sample: sort_phase, cmp or libc (not the workload's other functions)
-set -- $(share nofp.pmuprof "$SORT(;qsort[^;]*(;[^;]*)*)? [0-9]+\$") $(share nofp.pmuprof "$SORT(;[^;]+)* [0-9]+\$")
+set -- $(folded_share nofp.pmuprof "$SORT(;qsort[^;]*(;[^;]*)*)? [0-9]+\$") $(folded_share nofp.pmuprof "$SORT(;[^;]+)* [0-9]+\$")
 bad=$(grep -E "$SORT" nofp.pmuprof | grep -E ';(main|phase_a|walk|leaf)(\.[a-z0-9_.]+)? [0-9]+$|\[truncated\]' | head -2 | tr '\n' '|')
 if [ "$3" -ge 100 ] && [ $(($1 * 100)) -ge $((95 * $3)) ] && [ -z "$bad" ]; then
 	pass_check qsort-leaves
@@ -101,8 +98,8 @@ else
 	fail_check qsort-leaves "$1 of $3 sort_phase samples end in sort_phase, qsort.. or cmp; stray: $bad"
 fi
 # cmp is the hot leaf under sort_phase, for both tools; the split is logged
-set -- $(share nofp.pmuprof "$CMP") $(share nofp.pmuprof "$SORT(;[^;]+)* [0-9]+\$") \
-	$(share nofp.perf "$CMP") $(share nofp.perf "$SORT(;[^;]+)* [0-9]+\$")
+set -- $(folded_share nofp.pmuprof "$CMP") $(folded_share nofp.pmuprof "$SORT(;[^;]+)* [0-9]+\$") \
+	$(folded_share nofp.perf "$CMP") $(folded_share nofp.perf "$SORT(;[^;]+)* [0-9]+\$")
 echo "leaf cmp of sort_phase's samples (logged): pmuprof $1 of $3, perf $5 of $7" >>"$RESULTS/host.log"
 at_least cmp-hot-leaf "$1" "$3" 50
 at_least cmp-hot-leaf-perf "$5" "$7" 50
@@ -114,14 +111,14 @@ RUN='unsigned long pmu::run<pmu::(Mix|Fold)>\(unsigned long\)'
 APPLY='pmu::(Mix|Fold)::apply\(unsigned long, unsigned long\)'
 CLOCK='pmu::clock_phase\([^)]*\)'
 START='^_start;__libc_start_main[^;]*(;[^;]+)?;main'
-set -- $(share cxx.inline "$START(;$RUN(;$APPLY;hot_mix)?|;$CLOCK(;[^;[]+)*)? [0-9]+\$") \
-	$(share cxx.inline "(^|;)(main|pmu::[^;]*|[^;]*pmu::run<[^;]*)(;[^;]+)* [0-9]+\$")
+set -- $(folded_share cxx.inline "$START(;$RUN(;$APPLY;hot_mix)?|;$CLOCK(;[^;[]+)*)? [0-9]+\$") \
+	$(folded_share cxx.inline "(^|;)(main|pmu::[^;]*|[^;]*pmu::run<[^;]*)(;[^;]+)* [0-9]+\$")
 at_least cxx-full-stacks "$1" "$3" 95
-set -- $(share cxx.inline "$START;$RUN;$APPLY;hot_mix [0-9]+\$") $(share cxx.inline ";$RUN(;[^;]+)* [0-9]+\$")
+set -- $(folded_share cxx.inline "$START;$RUN;$APPLY;hot_mix [0-9]+\$") $(folded_share cxx.inline ";$RUN(;[^;]+)* [0-9]+\$")
 at_least cxx-inline-frames "$1" "$3" 90 50
 # a vDSO leaf: a named __vdso_* function, or a static one inside it
 INVDSO='(;__vdso_[a-z_]+|;\[vdso\][^;]*)+ [0-9]+$'
-set -- $(share cxx.inline "$START(;$CLOCK|;now)?;[^;]*clock_gettime[^;]*$INVDSO") $(share cxx.inline "$INVDSO")
+set -- $(folded_share cxx.inline "$START(;$CLOCK|;now)?;[^;]*clock_gettime[^;]*$INVDSO") $(folded_share cxx.inline "$INVDSO")
 echo "vdso: $1 of $3 samples in the vDSO unwound to main" >>"$RESULTS/host.log"
 if [ "$3" -gt 0 ] && [ $(($1 * 100)) -ge $((95 * $3)) ]; then
 	pass_check cxx-vdso-unwound
@@ -131,8 +128,8 @@ fi
 # run<Mix>'s share of the run<> samples (the two files cut to them)
 for t in pmuprof perf; do
 	grep -E '(^|;)main;[^;]*pmu::run<pmu::(Mix|Fold)>' cxx.$t >cxx-run.$t
-	set -- $(share cxx.$t "(^|;)main;[^;]*pmu::run<pmu::Mix>") $(share cxx.$t "(^|;)main;[^;]*pmu::run<pmu::Fold>") \
-		$(share cxx.$t "(^|;)main;[^;]*pmu::clock_phase")
+	set -- $(folded_share cxx.$t "(^|;)main;[^;]*pmu::run<pmu::Mix>") $(folded_share cxx.$t "(^|;)main;[^;]*pmu::run<pmu::Fold>") \
+		$(folded_share cxx.$t "(^|;)main;[^;]*pmu::clock_phase")
 	echo "paths of all samples (logged) $t: run<Mix> $1, run<Fold> $3, clock_phase $5 of $2" >>"$RESULTS/host.log"
 done
 # Within 15 pp only: these are cpu-clock time shares of two runs one after

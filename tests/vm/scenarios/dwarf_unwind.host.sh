@@ -19,16 +19,13 @@ V='(\.[a-z0-9_.]+)?'
 START="^nofpwork;_start;__libc_start_main[^;]*;__libc_start_call_main;main"
 KNOWN="$START(;phase_a$V(;walk$V(;leaf$V)?)?|;sort_phase$V(;[_a-z]*qsort[^;]*(;[^;[]+)*)?)? [0-9]+\$"
 CMPPATH="$START;sort_phase$V;[_a-z]*qsort[^;]*(;[^;[]+)*;cmp$V [0-9]+\$"
-share() {
-	awk -v re="$2" '{ n += $NF } $0 ~ re { k += $NF } END { printf "%d %d\n", k, n }' "$1"
-}
-set -- $(share dwarf.folded "$KNOWN")
+set -- $(folded_share dwarf.folded "$KNOWN")
 if [ "$2" -ge 100 ] && [ $(($1 * 100)) -ge $(($2 * 95)) ]; then
 	pass_check known-paths
 else
 	fail_check known-paths "$1 of $2 samples on a known path (want >= 95 %, >= 100 samples); others: $(grep -Ev "$KNOWN" dwarf.folded | head -n 3 | cut -c1-200 | tr '\n' '|')"
 fi
-set -- $(share dwarf.folded "$CMPPATH")
+set -- $(folded_share dwarf.folded "$CMPPATH")
 if [ "$2" -gt 0 ] && [ $(($1 * 100)) -ge $(($2 * 20)) ]; then
 	pass_check qsort-callback
 else

@@ -36,17 +36,14 @@ else
 fi
 
 kmod_load msr
-rdmsr() { # CPU MSR -> decimal value
-	echo $((0x$(pmuregs rdmsr "$1" "$2")))
-}
-caps=$(rdmsr 0 0x10a)
+caps=$(msr_read 0 0x10a)
 [ $((caps & 1)) = 1 ] && pass_check arch-caps-rdcl-no || fail_check arch-caps-rdcl-no "IA32_ARCH_CAPABILITIES=$caps"
 
 # The model's user-mode totals on vCPU 1 (PMU_MEM_* order of pmu_helper.c):
 # loads, load walks, load walks 4K, 2M, 1G, load STLB hits.
 model() {
 	for i in 0 2 3 4 5 6; do
-		printf '%s ' "$(rdmsr 1 $((0x400000f0 + i)))"
+		printf '%s ' "$(msr_read 1 $((0x400000f0 + i)))"
 	done
 }
 # perf stat -a -C 1 (all of CPU 1, user mode) around one tlbrand run on CPU 1;

@@ -29,14 +29,11 @@ grep -q 'NMI watchdog: Enabled' "$RESULTS/boot-dmesg.txt" && [ "$(cat /proc/sys/
 # The watchdog's counter: fixed counter 1 (cycles) with OS|USR|PMI, enabled
 # in GLOBAL_CTRL, and counting.
 kmod_load msr
-rdmsr() { # CPU MSR -> decimal value
-	echo $((0x$(pmuregs rdmsr "$1" "$2")))
-}
-ctl=$(rdmsr 0 0x38d)
-gctl=$(rdmsr 0 0x38f)
-c1=$(rdmsr 0 0x30a)
+ctl=$(msr_read 0 0x38d)
+gctl=$(msr_read 0 0x38f)
+c1=$(msr_read 0 0x30a)
 taskset -c 0 insnloop loop 1000000
-c2=$(rdmsr 0 0x30a)
+c2=$(msr_read 0 0x30a)
 log "watchdog: FIXED_CTR_CTRL=$ctl GLOBAL_CTRL=$gctl FIXED_CTR1 $c1 -> $c2"
 if [ -n "$ctl" ] && [ $(((ctl >> 4) & 0xb)) = 11 ] && [ $(((gctl >> 33) & 1)) = 1 ] && [ "$c2" != "$c1" ]; then
 	pass_check watchdog-counter

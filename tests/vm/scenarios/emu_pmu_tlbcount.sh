@@ -25,14 +25,11 @@
 # timeout: 480
 
 kmod_load msr
-rdmsr() { # CPU MSR -> decimal value
-	echo $((0x$(pmuregs rdmsr "$1" "$2")))
-}
 # The model's user-mode totals on vCPU 1 (PMU_MEM_* order of pmu_helper.c):
 # loads, load walks, load walks 4K, 2M, 1G, load STLB hits.
 model() {
 	for i in 0 2 3 4 5 6; do
-		printf '%s ' "$(rdmsr 1 $((0x400000f0 + i)))"
+		printf '%s ' "$(msr_read 1 $((0x400000f0 + i)))"
 	done
 }
 delta() { # BEFORE... (6 numbers) AFTER (6 numbers) -> differences

@@ -20,11 +20,8 @@
 # soak-timeout: 1500
 REL_LEVEL=check
 
-allocations() {
-	sed -n 's/.*session=\([0-9]*\).*/\1/p' /sys/kernel/debug/pmuprof/allocations 2>/dev/null
-}
 alloc_check() { # SUB
-	_a=$(allocations)
+	_a=$(pp_allocations)
 	if [ -z "$_a" ]; then
 		fail_check "$1" "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
 	elif [ "$_a" = 0 ]; then

@@ -11,14 +11,9 @@
 # soak-timeout: 900
 REL_LEVEL=check
 
-# allocations: the module's live session allocations (debugfs), "" if absent
-allocations() {
-	sed -n 's/.*session=\([0-9]*\).*/\1/p' /sys/kernel/debug/pmuprof/allocations 2>/dev/null
-}
-
 if [ "$REL_LEVEL" = soak ]; then secs=480 calls=2000000; else secs=25 calls=200000; fi
 load_module
-a0=$(allocations)
+a0=$(pp_allocations)
 bg spin7030 $((secs + 60))
 wl=$!
 out=$RESULTS/relfuzz.txt
@@ -32,7 +27,7 @@ calls_done=$(echo "$line" | sed -n 's/.*calls=\([0-9]*\).*/\1/p')
 echo "$line" >"$RESULTS/summary.txt"
 kill $wl 2>/dev/null
 wait $wl 2>/dev/null
-a1=$(allocations)
+a1=$(pp_allocations)
 if [ -z "$a1" ]; then
 	fail_check allocations-back-to-idle "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
 elif [ "$a1" = 0 ] && [ "${a0:-0}" = 0 ]; then

@@ -12,9 +12,6 @@
 # soak-timeout: 1200
 REL_LEVEL=check
 
-allocations() {
-	sed -n 's/.*session=\([0-9]*\).*/\1/p' /sys/kernel/debug/pmuprof/allocations 2>/dev/null
-}
 rss() {
 	awk '/^VmRSS:/ { print $2 }' /proc/$1/status 2>/dev/null
 }
@@ -38,7 +35,7 @@ t=0 base= max=0 during=
 while kill -0 $p 2>/dev/null; do
 	r=$(rss $p)
 	[ -n "$r" ] && echo "$t $r" >>"$RESULTS/rss.txt"
-	[ -z "$during" ] && [ $t -ge 5 ] && during=$(allocations)
+	[ -z "$during" ] && [ $t -ge 5 ] && during=$(pp_allocations)
 	if [ -n "$r" ] && [ $t -ge $quarter ]; then
 		[ -z "$base" ] && base=$r
 		[ "$r" -gt $max ] && max=$r
@@ -69,7 +66,7 @@ ls -l /tmp/long.pmu | awk '{print "file_bytes=" $5}' >>"$RESULTS/summary.txt"
 rm -f /tmp/long.pmu
 kill $w1 $w2 2>/dev/null
 wait $w1 $w2 2>/dev/null
-a=$(allocations)
+a=$(pp_allocations)
 if [ -z "$a" ]; then
 	fail_check allocations-zero-after-close "the module exposes no allocation counter (/sys/kernel/debug/pmuprof/allocations)"
 elif [ "$a" = 0 ] && [ "${during:-0}" -gt 0 ]; then
