@@ -180,6 +180,8 @@ static u32 addr_regs(const struct x86_mem *m)
 		r |= GPR_BIT((u32)m->index);
 	if (m->flags & X86_MEMF_XLAT)
 		r |= GPR_BIT(PP_REG_AX);
+	if (m->flags & X86_MEMF_BITSTR)
+		r |= GPR_BIT((u32)m->bit_reg);
 	return r;
 }
 

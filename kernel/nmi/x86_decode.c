@@ -531,6 +531,12 @@ static int modrm_operand(struct dctx *c, struct x86_insn *in, u32 a, unsigned in
 	}
 	if (a & A_NOADDR)
 		m->flags |= X86_MEMF_NOADDR; /* bndldx/bndstx: bound table */
+	if ((a & A_BITSTR) && in->encoding == X86_ENC_LEGACY) {
+		/* BT/BTS/BTR/BTC m, r: the register is a signed bit offset
+		 * into the bit string at the operand (x86_mem_addr) */
+		m->flags |= X86_MEMF_BITSTR;
+		m->bit_reg = (s8)(MODRM_REG(in->modrm) | ((in->rex & REX_R) ? 8 : 0));
+	}
 	if (x86_attr_sp(a) == SP_POP_RM && m->base == PP_REG_SP)
 		m->disp += in->opnd_size; /* POP m: an RSP base is the value after the pop */
 	return 0;
@@ -708,6 +714,31 @@ static u64 reg_value(const struct pp_regs *regs, s8 r)
 	return regs->gpr[r];
 }
 
+/*
+ * BT/BTS/BTR/BTC with a memory operand and a register bit offset address a
+ * bit string (SDM vol. 2, BT): the offset, signed at the operand size, may
+ * reach outside the operand, and the operand accessed is the one holding
+ * the bit: EA + size * floor(offset / (8 * size)).
+ */
+static u64 bit_string_offset(const struct pp_regs *regs, const struct x86_mem *m)
+{
+	u64 v = regs->gpr[m->bit_reg & 15];
+	s64 off;
+
+	switch (m->size) {
+	case 2:
+		off = (s16)v >> 4;
+		break;
+	case 4:
+		off = (s32)v >> 5;
+		break;
+	default:
+		off = (s64)v >> 6;
+		break;
+	}
+	return (u64)off * m->size;
+}
+
 int x86_mem_addr(const struct x86_insn *insn, const struct x86_mem *m, const struct pp_regs *regs,
 		 u64 *addr)
 {
@@ -724,6 +755,8 @@ int x86_mem_addr(const struct x86_insn *insn, const struct x86_mem *m, const str
 	else if (m->index != X86_REG_NONE)
 		ea += reg_value(regs, m->index) * m->scale;
 	ea += (u64)m->disp;
+	if (m->flags & X86_MEMF_BITSTR)
+		ea += bit_string_offset(regs, m);
 	if (m->addr_size == 2)
 		ea &= 0xffffull;
 	else if (m->addr_size == 4)

@@ -69,6 +69,7 @@ enum x86_seg {
 #define X86_MEMF_DISP8N (1u << 3) /* EVEX disp8 with unknown scale N */
 #define X86_MEMF_STACK	(1u << 4) /* implicit stack slot */
 #define X86_MEMF_STRING (1u << 5) /* implicit RSI/RDI string operand */
+#define X86_MEMF_BITSTR (1u << 6) /* bit string: bit_reg moves the address (BT m, r) */
 
 struct x86_mem {
 	s64 disp;     /* displacement, EVEX disp8 already multiplied by N;
@@ -81,6 +82,7 @@ struct x86_mem {
 	u8 size;      /* bytes accessed, 0 unknown */
 	u8 addr_size; /* 2, 4 or 8: width the offset is truncated to */
 	u8 flags;     /* X86_MEMF_* */
+	s8 bit_reg;   /* X86_MEMF_BITSTR: the bit offset's PP_REG_* */
 };
 
 enum x86_encoding {

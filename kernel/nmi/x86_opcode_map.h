@@ -45,6 +45,7 @@ enum x86_simd { X86_SIMD_NONE = 0, X86_SIMD_66 = 1, X86_SIMD_F3 = 2, X86_SIMD_F2
 #define A_NOSEG	   (1u << 28) /* address only, no segment base (LEA) */
 #define A_D8_BW	   (1u << 29) /* EVEX disp8*N: N = 2 if W else 1 */
 #define A_D8_DQ	   (1u << 30) /* EVEX disp8*N: N = 8 if W else 4 (also VSIB) */
+#define A_BITSTR   (1u << 31) /* bit string: ModRM.reg is a signed bit offset (BT Ev, Gv) */
 #define A_IMM_MASK (0xfu << A_IMM_SH)
 #define A_ACC_MASK (3u << A_ACC_SH)
 #define A_SZ_MASK  (0x1fu << A_SZ_SH)

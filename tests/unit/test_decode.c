@@ -65,7 +65,7 @@ enum exp_kind { EK_NONE, EK_BAD, EK_NOSUP, EK_MEM };
 struct exp_mem {
 	int access; /* X86_ACC_* */
 	int size;
-	int base, index, scale, seg, asize;
+	int base, index, scale, seg, asize, bitreg;
 	s64 disp;
 	unsigned int flags;
 };
@@ -129,6 +129,7 @@ static const char *parse_expect(const char *text, unsigned int mode, struct expe
 			e->kind = EK_MEM;
 			m->base = X86_REG_NONE;
 			m->index = X86_REG_NONE;
+			m->bitreg = X86_REG_NONE;
 			m->scale = 1;
 			m->asize = mode == 64 ? 8 : 4;
 			m->access = tok[0] == 'l'   ? X86_ACC_LOAD
@@ -144,7 +145,10 @@ static const char *parse_expect(const char *text, unsigned int mode, struct expe
 			m->base = parse_reg(tok + 5);
 		else if (!strncmp(tok, "index=", 6))
 			m->index = parse_reg(tok + 6);
-		else if (!strncmp(tok, "scale=", 6))
+		else if (!strncmp(tok, "bit=", 4)) {
+			m->bitreg = parse_reg(tok + 4);
+			m->flags |= X86_MEMF_BITSTR;
+		} else if (!strncmp(tok, "scale=", 6))
 			m->scale = atoi(tok + 6);
 		else if (!strncmp(tok, "disp=", 5))
 			m->disp = (s64)strtoull(tok + 5 + (tok[5] == '-'), NULL, 0) *
@@ -165,7 +169,7 @@ static const char *parse_expect(const char *text, unsigned int mode, struct expe
 			m->flags |= X86_MEMF_XLAT;
 		else
 			return "unknown token";
-		if (m->base == -100 || m->index == -100)
+		if (m->base == -100 || m->index == -100 || m->bitreg == -100)
 			return "unknown register";
 	}
 	if (want_size)
@@ -191,6 +195,16 @@ static u64 ref_ea(const struct exp_mem *m, const struct pp_regs *r, unsigned int
 	else if (m->index >= 0)
 		ea += r->gpr[m->index] * (u64)m->scale;
 	ea += (u64)m->disp;
+	if (m->bitreg >= 0) { /* bit string: floor(offset / bits) operands on */
+		s64 off = m->size == 2	 ? (s16)r->gpr[m->bitreg]
+			  : m->size == 4 ? (s32)r->gpr[m->bitreg]
+					 : (s64)r->gpr[m->bitreg];
+		s64 bits = 8 * m->size, q = off / bits;
+
+		if (off % bits < 0)
+			q--;
+		ea += (u64)(q * m->size);
+	}
 	if (m->asize == 4)
 		ea = (u32)ea;
 	else if (m->asize == 2)
@@ -276,7 +290,7 @@ static int check_case(const struct corpus_case *c)
 		CHECKF(m->addr_size == x->asize, "op%d asize %u, expected %d", i, m->addr_size,
 		       x->asize);
 		CHECKF((m->flags & (X86_MEMF_VSIB | X86_MEMF_NOADDR | X86_MEMF_DISP8N |
-				    X86_MEMF_XLAT)) == x->flags,
+				    X86_MEMF_XLAT | X86_MEMF_BITSTR)) == x->flags,
 		       "op%d flags %#x, expected %#x", i, m->flags, x->flags);
 		if (!(x->flags & X86_MEMF_XLAT)) {
 			CHECKF(m->index == x->index, "op%d index %d, expected %d", i, m->index,
@@ -285,6 +299,9 @@ static int check_case(const struct corpus_case *c)
 				CHECKF(m->scale == x->scale, "op%d scale %u, expected %d", i,
 				       m->scale, x->scale);
 		}
+		if (x->flags & X86_MEMF_BITSTR)
+			CHECKF(m->bit_reg == x->bitreg, "op%d bit offset register %d, expected %d",
+			       i, m->bit_reg, x->bitreg);
 		if (!(x->flags & X86_MEMF_DISP8N))
 			CHECKF(m->disp == x->disp, "op%d disp %#llx, expected %#llx", i,
 			       (unsigned long long)m->disp, (unsigned long long)x->disp);
@@ -554,6 +571,35 @@ START_TEST(test_hand_addresses)
 		ck_assert_uint_eq(ea_of(push, sizeof(push), &r, 0), 0x7ffe0000 - 8);
 		ck_assert_uint_eq(ea_of(pop, sizeof(pop), &r, 0), 0x7ffe0000 + 16);
 		ck_assert_uint_eq(ea_of(pop, sizeof(pop), &r, 1), 0x7ffe0000);
+	}
+	{ /* bt [rdx], rax: a bit string, the qword holding bit rax (issue 16:
+	   * a PEBS record of Linux's bt at 0xffffffff8147b8c8 disagreed by 8) */
+		static const u8 b[] = {0x48, 0x0f, 0xa3, 0x02};
+		r.gpr[PP_REG_DX] = 0xffffffff8406a190ull;
+		r.gpr[PP_REG_AX] = 100; /* bit 36 of the next qword */
+		ck_assert_uint_eq(ea_of(b, sizeof(b), &r, 0), 0xffffffff8406a198ull);
+		r.gpr[PP_REG_AX] = (u64)-1; /* bit 63 of the qword before */
+		ck_assert_uint_eq(ea_of(b, sizeof(b), &r, 0), 0xffffffff8406a188ull);
+		r.gpr[PP_REG_AX] = 63;
+		ck_assert_uint_eq(ea_of(b, sizeof(b), &r, 0), 0xffffffff8406a190ull);
+	}
+	{ /* btr dword [rdx], eax with eax = -33: the dword two before; the
+	   * upper half of rax is not part of the offset */
+		static const u8 b[] = {0x0f, 0xb3, 0x02};
+		r.gpr[PP_REG_DX] = 0x10000;
+		r.gpr[PP_REG_AX] = 0x12345678ffffffdfull;
+		ck_assert_uint_eq(ea_of(b, sizeof(b), &r, 0), 0x10000 - 8);
+	}
+	{ /* bts word [rdx], r9w with r9w = 0x20: two words on (REX.R) */
+		static const u8 b[] = {0x66, 0x44, 0x0f, 0xab, 0x0a};
+		r.gpr[PP_REG_R9] = 0xffff0020;
+		ck_assert_uint_eq(ea_of(b, sizeof(b), &r, 0), 0x10000 + 4);
+	}
+	{ /* bt dword [rdx], 40 (immediate): the offset is taken modulo 32 */
+		static const u8 b[] = {0x0f, 0xba, 0x22, 0x28};
+		ck_assert_uint_eq(ea_of(b, sizeof(b), &r, 0), 0x10000);
+		r.gpr[PP_REG_AX] = 0x1000;
+		r.gpr[PP_REG_DX] = 0;
 	}
 	{ /* leave reads [rbp] */
 		static const u8 b[] = {0xc9};

@@ -172,6 +172,18 @@ static const struct row rows[] = {
 	 0,
 	 PEBS_CHECK_AGREE},
 
+	/* 48 0f a3 02: bt %rax,(%rdx), bit 100: the qword after (%rdx), as
+	 * Linux's bt at 0xffffffff8147b8c8 in emu_pmu_pebs, which disagreed
+	 * by 8 before the decoder knew bit strings */
+	{"bit string",
+	 {0x48, 0x0f, 0xa3, 0x02},
+	 4,
+	 true,
+	 {[S_RAX] = 100, [S_RDX] = KERN_DATA},
+	 KERN_DATA + 8,
+	 0,
+	 PEBS_CHECK_AGREE},
+
 	/* the same load, a data address off by one line: built by hand */
 	{"wrong address",
 	 {0x48, 0x8b, 0x03},
@@ -430,12 +442,12 @@ START_TEST(test_counts)
 	}
 	capture__pebs_check_stats(&cpus[0], sum);
 	capture__pebs_check_stats(&cpus[1], sum);
-	ck_assert_uint_eq(sum[PEBS_CHECK_AGREE], 11);
+	ck_assert_uint_eq(sum[PEBS_CHECK_AGREE], 12);
 	ck_assert_uint_eq(sum[PEBS_CHECK_DISAGREE], 3);
 	ck_assert_uint_eq(sum[PEBS_CHECK_NA], 9);
 	ck_assert_uint_eq(sum[PEBS_CHECK_UNDECODABLE], 2);
 	ck_assert_uint_eq(
-		cpus[0].pebs_check[PEBS_CHECK_AGREE] + cpus[1].pebs_check[PEBS_CHECK_AGREE], 11);
+		cpus[0].pebs_check[PEBS_CHECK_AGREE] + cpus[1].pebs_check[PEBS_CHECK_AGREE], 12);
 	capture__reset(&cpus[0]);
 	memset(sum, 0, sizeof(sum));
 	capture__pebs_check_stats(&cpus[0], sum);

@@ -205,12 +205,13 @@
 	cmovaw (%rax), %cx			#= load 2 base=ax
 	sete (%rax)				#= store 1 base=ax
 	setg 0x10(%rsp)				#= store 1 base=sp disp=0x10
-	btq %rax, (%rbx)			#= load 8 base=bx
+	btq %rax, (%rbx)			#= load 8 base=bx bit=ax
 	btl $1, (%rax)				#= load 4 base=ax
 	btsl $3, (%rax)				#= rmw 4 base=ax
-	btrq %rcx, (%rax)			#= rmw 8 base=ax
+	btrq %rcx, (%rax)			#= rmw 8 base=ax bit=cx
 	btcl $31, (%rax)			#= rmw 4 base=ax
-	btcw %cx, (%rax)			#= rmw 2 base=ax
+	btcw %cx, (%rax)			#= rmw 2 base=ax bit=cx
+	btsl %r9d, 0x10(%rax,%rbx,4)		#= rmw 4 base=ax index=bx scale=4 disp=0x10 bit=r9
 	bsfq (%rax), %rcx			#= load 8 base=ax
 	bsrl (%rax), %ecx			#= load 4 base=ax
 	popcntq (%rax), %rcx			#= load 8 base=ax

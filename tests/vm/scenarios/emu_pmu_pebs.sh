@@ -62,8 +62,11 @@ fi
 uloads() { rdmsr 1 0x400000f0; }
 
 # check_samples NAME FILE WL: FILE has lines "IP SYM ADDR" for one run of
-# tlbrand (WL its output); the samples at rand_loads have one IP and an
-# address inside the buffer; their number is the loads / (P + 1).
+# tlbrand (WL its output); the samples at rand_loads have one IP (the
+# loop's load, the IP most of them have) with an address inside the buffer,
+# but for at most 2 (rand_loads also loads outside its loop, once a call:
+# the state before it, and pop and ret after it, so a record lands there
+# about once in P / 3 runs); their number is the loads / (P + 1).
 check_samples() {
 	name=$1 file=$2 wl=$3
 	start=$(sed -n 's/.* start=\(0x[0-9a-f]*\).*/\1/p' "$wl")
@@ -76,14 +79,18 @@ check_samples() {
 		}
 		$2 == "rand_loads" {
 			a = hex($3); t++; ip[$1]++
-			if (a < s || a >= s + n) bad++
+			if (a < s || a >= s + n) bad[$1]++
 		}
-		END { for (i in ip) nip++; printf "%d %d %d\n", t, bad, nip }' "$file" >"$RESULTS/$name-summary"
+		END {
+			for (i in ip) if (ip[i] > most) { most = ip[i]; loop = i }
+			printf "%d %d %d %s\n", t, bad[loop] + 0, t - most, loop
+		}' "$file" >"$RESULTS/$name-summary"
 	set -- $(cat "$RESULTS/$name-summary")
-	log "$name: $1 samples at rand_loads, $2 outside the buffer [$start, +$span), $3 distinct IPs"
+	log "$name: $1 samples at rand_loads, at the loop's load $4 all but $3, $2 of them outside the buffer [$start, +$span)"
 	[ "$1" -gt 0 ] && [ "$2" = 0 ] && pass_check "$name-addr-in-buffer" ||
-		fail_check "$name-addr-in-buffer" "$1 samples at rand_loads, $2 with an address outside [$start, +$span)"
-	[ "$3" = 1 ] && pass_check "$name-exact-ip" || fail_check "$name-exact-ip" "$3 distinct IPs at rand_loads"
+		fail_check "$name-addr-in-buffer" "$1 samples at rand_loads, $2 at its loop's load with an address outside [$start, +$span)"
+	[ "$1" -gt 0 ] && [ "$3" -le 2 ] && pass_check "$name-exact-ip" ||
+		fail_check "$name-exact-ip" "$3 of $1 samples at rand_loads not at the loop's load $4 (want at most 2)"
 	# N loads in the loop: N / (P + 1) records, give or take the period
 	# the loop's first and last record share with the rest of the program.
 	lo=$((N / (P + 1) - 2))
