@@ -3,6 +3,7 @@
 #include "atomicfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +19,18 @@ int pc_atomic__open(struct pc_atomic *a, const char *path, mode_t mode)
 	mode_t um;
 	int e;
 
+	struct stat st;
+
 	a->fd = -1;
 	a->path = path;
+	a->tmp = NULL;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a device or FIFO: write to it; a directory fails here */
+		if ((a->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+			return -errno;
+		return 0;
+	}
 	if (len > PATH_MAX) {
-		a->tmp = NULL;
 		return -ENAMETOOLONG;
 	}
 	if (!(a->tmp = malloc(len)))
@@ -46,6 +55,8 @@ int pc_atomic__open(struct pc_atomic *a, const char *path, mode_t mode)
 
 int pc_atomic__rename(struct pc_atomic *a)
 {
+	if (!a->tmp)
+		return 0; /* written in place */
 	if (rename(a->tmp, a->path))
 		return -errno;
 	free(a->tmp);

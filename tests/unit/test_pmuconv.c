@@ -857,6 +857,27 @@ START_TEST(test_atomic_file)
 	ck_assert_ptr_nonnull(a.tmp);
 	pc_atomic__discard(&a);
 	ck_assert_int_eq(nr_files(dir), 1);
+	/* a path that is not a regular file is written in place: a symlink to
+	 * /dev/null stays one, the device stays a device (renaming over it
+	 * replaced /dev/null by a file when pmuconv -o /dev/null ran as root) */
+	snprintf(path, sizeof(path), "%s/null", dir);
+	ck_assert_int_eq(symlink("/dev/null", path), 0);
+	ck_assert_int_eq(pc_atomic__open(&a, path, 0666), 0);
+	ck_assert_ptr_null(a.tmp);
+	ck_assert_int_eq(write(a.fd, "three", 5), 5);
+	ck_assert_int_eq(close(a.fd), 0);
+	a.fd = -1;
+	ck_assert_int_eq(pc_atomic__rename(&a), 0);
+	pc_atomic__discard(&a);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(stat("/dev/null", &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	ck_assert_int_eq(nr_files(dir), 2);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	ck_assert_int_eq(pc_atomic__open(&a, dir, 0666), -EISDIR); /* a directory */
+	pc_atomic__discard(&a);
 	/* errors: -errno, nothing left behind, discard still safe */
 	ck_assert_int_eq(pc_atomic__open(&a, "/nonexistent/dir/x", 0666), -ENOENT);
 	ck_assert_ptr_null(a.tmp);
