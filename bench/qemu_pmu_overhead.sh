@@ -17,6 +17,12 @@
 #
 #   sh bench/qemu_pmu_overhead.sh [REPEATS] [ROUNDS] [LOADS]
 # Run on a quiet machine: TCG wall times follow the host's load.
+# MEM_COMPARE=PATH adds a fifth configuration, "memory-compare": the memory
+# configuration under another build of the series (e.g. the cached binary of
+# an earlier series, `ls ~/.cache/pmuprof/qemu-pmu/`), interleaved with the
+# others, for before/after figures under the same load. The table also gives
+# each configuration's QEMU CPU time (user+sys, median), less sensitive to
+# the host's load than the guest's wall-clock figures.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -39,6 +45,7 @@ BASELINE=$(sh tests/vm/qemu-pmu/build.sh --baseline)
 PERF_BIN=$(command -v perf)
 CPU=max,vendor=GenuineIntel,family=6,model=94,pmu=on
 
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 ST=$(mktemp -d)
 trap 'rm -rf "$ST"' EXIT
 r=$ST/root
@@ -68,33 +75,44 @@ EOF
 chmod 755 "$r/init"
 (cd "$r" && find . | cpio -o -H newc --quiet) >"$ST/initrd"
 
-boot() { # QEMU CMDLINE-EXTRA -> "wall_s split7030_s tlbrand_s"
+[ -z "${MEM_COMPARE:-}" ] || [ -x "$MEM_COMPARE" ] || {
+	echo "qemu_pmu_overhead: MEM_COMPARE=$MEM_COMPARE is not an executable QEMU" >&2
+	exit 2
+}
+CONFIGS="baseline idle counting memory${MEM_COMPARE:+ memory-compare}"
+
+boot() { # QEMU CMDLINE-EXTRA -> "wall_s split7030_s tlbrand_s cpu_s"
 	t0=$(date +%s.%N)
+	c0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
 	out=$("$1" -L /usr/share/seabios -L /usr/share/qemu -accel tcg -cpu "$CPU" -smp 2 -m 1024 \
 		-nodefaults -display none -serial stdio -no-reboot -kernel "$KERNEL" -initrd "$ST/initrd" \
 		-append "console=ttyS0 quiet panic=-1 retbleed=off $2" 2>&1)
 	t1=$(date +%s.%N)
+	# the children's CPU time this shell has waited for: QEMU's, in ticks
+	c1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
 	w=$(echo "$out" | sed -n 's/.*split7030: .* seconds=\([0-9.]*\).*/\1/p' | tail -n 1)
 	w2=$(echo "$out" | sed -n 's/.*tlbrand: .* seconds=\([0-9.]*\).*/\1/p' | tail -n 1)
-	echo "$t0 $t1 ${w:-nan} ${w2:-nan}" | awk '{ printf "%.2f %s %s\n", $2 - $1, $3, $4 }'
+	echo "$t0 $t1 ${w:-nan} ${w2:-nan} $c0 $c1 $(getconf CLK_TCK)" |
+		awk '{ printf "%.2f %s %s %.2f\n", $2 - $1, $3, $4, ($6 - $5) / $7 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "| configuration | boot + workloads, s (median of $REPEATS) | split7030, s | vs baseline | tlbrand 4k, s | vs baseline |"
-echo "| --- | --- | --- | --- | --- | --- |"
+echo "| configuration | boot + workloads, s (median of $REPEATS) | QEMU CPU, s | split7030, s | vs baseline | tlbrand 4k, s | vs baseline |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 cfg_of() { # CFG -> "QEMU EXTRA-CMDLINE"
 	case $1 in
 	baseline) echo "$BASELINE nmi_watchdog=0" ;;
 	idle) echo "$PATCHED nmi_watchdog=0" ;;
 	counting) echo "$PATCHED nmi_watchdog=1 bench=counting" ;;
 	memory) echo "$PATCHED nmi_watchdog=0 bench=memory" ;;
+	memory-compare) echo "$MEM_COMPARE nmi_watchdog=0 bench=memory" ;;
 	esac
 }
 # Interleaved (baseline, idle, counting, memory, baseline, ...) so that a change in
 # the host's load moves every configuration alike.
 i=0
 while [ $i -lt "$REPEATS" ]; do
-	for cfg in baseline idle counting memory; do
+	for cfg in $CONFIGS; do
 		set -- $(cfg_of $cfg)
 		q=$1
 		shift
@@ -104,14 +122,16 @@ while [ $i -lt "$REPEATS" ]; do
 done
 base=""
 base2=""
-for cfg in baseline idle counting memory; do
+for cfg in $CONFIGS; do
 	wall=$(cut -d' ' -f1 "$ST/runs.$cfg" | median)
+	cpu=$(cut -d' ' -f4 "$ST/runs.$cfg" | median)
 	wl=$(cut -d' ' -f2 "$ST/runs.$cfg" | median)
 	wl2=$(cut -d' ' -f3 "$ST/runs.$cfg" | median)
 	[ -z "$base" ] && base=$wl && base2=$wl2
 	ratio=$(echo "$wl $base" | awk '{ printf "%+.1f %%", ($1 / $2 - 1) * 100 }')
 	ratio2=$(echo "$wl2 $base2" | awk '{ printf "%.2fx", $1 / $2 }')
-	echo "| $cfg | $wall | $wl | $ratio | $wl2 | $ratio2 |"
+	echo "| $cfg | $wall | $cpu | $wl | $ratio | $wl2 | $ratio2 |"
 done
 echo
-echo "host: $(nproc) CPUs, load at end $(cut -d' ' -f1-3 /proc/loadavg); guest: $KVER, -cpu $CPU, -smp 2"
+[ -z "${MEM_COMPARE:-}" ] || echo "memory-compare: $MEM_COMPARE"
+echo "host: $(nproc) CPUs, load at start $LOAD0, at end $(cut -d' ' -f1-3 /proc/loadavg); guest: $KVER, -cpu $CPU, -smp 2"
