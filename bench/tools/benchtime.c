@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 static double now(void)
 {
@@ -54,18 +55,11 @@ int main(int argc, char **argv)
 	pid_t pid;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "+o:l:h")) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'l':
-			label = optarg;
-			break;
-		default: /* -h, or an option it does not know */
-			return tt_usage(opt, usage);
-		}
-	}
+	TT_OPTS(o, TT_STR('o', &out), TT_STR('l', &label));
+
+	opt = tt_opts_next(argc, argv, "+o:l:h", NULL, o, "benchtime");
+	if (opt != -1) /* -h, or an option it does not know */
+		return tt_usage(opt, usage);
 	if (optind >= argc) {
 		fprintf(stderr, "benchtime: no COMMAND given\n");
 		usage(stderr);

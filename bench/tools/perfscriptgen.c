@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 static uint64_t rng_state;
 
@@ -115,31 +116,13 @@ int main(int argc, char **argv)
 	size_t used = 0;
 	FILE *f;
 
+	TT_OPTS(o, TT_STR('o', &out), TT_U64('m', &mb), TT_U32('d', &depth), TT_U32('S', &nstacks),
+		TT_U64('s', &rng_state), TT_SET('u', &unknown));
+
 	rng_state = 1;
-	while ((opt = getopt(argc, argv, "o:m:d:S:s:uh")) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'm':
-			mb = strtoull(optarg, NULL, 0);
-			break;
-		case 'd':
-			depth = (unsigned)strtoul(optarg, NULL, 0);
-			break;
-		case 'S':
-			nstacks = (unsigned)strtoul(optarg, NULL, 0);
-			break;
-		case 's':
-			rng_state = strtoull(optarg, NULL, 0);
-			break;
-		case 'u':
-			unknown = 1;
-			break;
-		default: /* -h, or an option it does not know */
-			return tt_usage(opt, usage);
-		}
-	}
+	opt = tt_opts_next(argc, argv, "o:m:d:S:s:uh", NULL, o, "perfscriptgen");
+	if (opt != -1) /* -h, or an option it does not know */
+		return tt_usage(opt, usage);
 	if (!out || optind != argc || !mb || !depth || depth > 256 || !nstacks) {
 		usage(stderr);
 		return 2;

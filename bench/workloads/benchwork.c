@@ -104,27 +104,11 @@ int main(int argc, char **argv)
 {
 	struct wl_run run = {.prog = "benchwork", .usage = usage, .cpu = -1, .seconds = 2};
 	unsigned int depth = 24;
-	int opt;
 	double t;
+	TT_OPTS(o, TT_NUM('d', &depth, "DEPTH"), TT_NUM('k', &opt_iters, "ITERS"),
+		TT_NUM('y', &opt_sys, "SYSCALLS"), TT_STR('M', &opt_mark));
 
-	while ((opt = getopt(argc, argv, "c:d:r:s:k:y:M:h")) != -1) {
-		if (wl_run_opt(&run, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'd':
-			depth = (unsigned int)wl_num("benchwork", "DEPTH", optarg);
-			break;
-		case 'k':
-			opt_iters = wl_num("benchwork", "ITERS", optarg);
-			break;
-		case 'y':
-			opt_sys = wl_num("benchwork", "SYSCALLS", optarg);
-			break;
-		case 'M':
-			opt_mark = optarg;
-			break;
-		}
-	}
+	wl_run_parse(&run, argc, argv, "c:d:r:s:k:y:M:h", o);
 	if (optind != argc || depth > MAX_DEPTH) {
 		if (depth > MAX_DEPTH)
 			fprintf(stderr, "benchwork: DEPTH %u is more than %d\n", depth, MAX_DEPTH);

@@ -189,16 +189,12 @@ int main(int argc, char **argv)
 	unsigned long long rounds = 0;
 	double seconds = 3, t0;
 
-	while ((opt = getopt(argc, argv, "c:r:s:h")) != -1) {
+	TT_OPTS(o, TT_NUM('c', &cpu, "CPU"), TT_NUM('r', &rounds, "ROUNDS"));
+
+	while ((opt = tt_opts_next(argc, argv, "c:r:s:h", NULL, o, "demo")) != -1) {
 		switch (opt) {
-		case 'c':
-			cpu = (int)wl_num("demo", "CPU", optarg);
-			break;
-		case 'r':
-			rounds = wl_num("demo", "ROUNDS", optarg);
-			break;
 		case 's':
-			seconds = wl_seconds("demo", optarg);
+			seconds = tt_seconds("demo", optarg);
 			rounds = 0;
 			break;
 		case 'h':

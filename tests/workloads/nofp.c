@@ -62,9 +62,9 @@ int main(int argc, char **argv)
 		if (o == 'm' && (!strcmp(optarg, "rbp") || !strcmp(optarg, "fp")))
 			use_rbp = !strcmp(optarg, "rbp");
 		else if (o == 'c')
-			cpu = (int)wl_num("nofp", "-c", optarg);
+			cpu = (int)tt_num("nofp", "-c", optarg);
 		else if (o == 's')
-			seconds = (double)wl_num("nofp", "-s", optarg);
+			seconds = (double)tt_num("nofp", "-s", optarg);
 		else {
 			fprintf(stderr, "usage: nofp [-m rbp|fp] [-c CPU] [-s SECONDS]\n");
 			return 2;

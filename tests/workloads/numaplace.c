@@ -256,24 +256,12 @@ int main(int argc, char **argv)
 	unsigned long long unit = 2000, span_mb = 1, done = 0, total = 0;
 	double seconds = 2, t0, t;
 
-	while ((opt = getopt(argc, argv, "c:s:m:u:h")) != -1) {
-		switch (opt) {
-		case 'c':
-			cpu = (int)wl_num("numaplace", "CPU", optarg);
-			break;
-		case 's':
-			seconds = wl_seconds("numaplace", optarg);
-			break;
-		case 'm':
-			span_mb = wl_num("numaplace", "SPAN_MB", optarg);
-			break;
-		case 'u':
-			unit = wl_num("numaplace", "ACCESSES_PER_UNIT", optarg);
-			break;
-		default: /* -h, or an option it does not know */
-			return tt_usage(opt, usage);
-		}
-	}
+	TT_OPTS(o, TT_NUM('c', &cpu, "CPU"), TT_SECS('s', &seconds),
+		TT_NUM('m', &span_mb, "SPAN_MB"), TT_NUM('u', &unit, "ACCESSES_PER_UNIT"));
+
+	opt = tt_opts_next(argc, argv, "c:s:m:u:h", NULL, o, "numaplace");
+	if (opt != -1) /* -h, or an option it does not know */
+		return tt_usage(opt, usage);
 	if (span_mb == 0 || (span_mb & (span_mb - 1)) || span_mb > 256 || unit == 0 ||
 	    optind == argc || argc - optind > MAX_BUFS) {
 		usage(stderr);

@@ -260,31 +260,16 @@ int main(int argc, char **argv)
 	double t;
 	size_t span;
 
-	while ((opt = getopt(argc, argv, "c:r:s:p:m:u:xHh")) != -1) {
-		if (wl_run_opt(&run, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'p':
-			if (strcmp(optarg, "seq") && strcmp(optarg, "rand")) {
-				fprintf(stderr, "pagesizes: -p takes seq or rand, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			pattern_rand = !strcmp(optarg, "rand");
-			break;
-		case 'm':
-			span_mb = wl_num("pagesizes", "SPAN_MB", optarg);
-			break;
-		case 'u':
-			unit = wl_num("pagesizes", "ACCESSES_PER_UNIT", optarg);
-			break;
-		case 'x':
-			strict = 1;
-			break;
-		case 'H':
-			heap_madvise = 1;
-			break;
+	TT_OPTS(o, TT_NUM('m', &span_mb, "SPAN_MB"), TT_NUM('u', &unit, "ACCESSES_PER_UNIT"),
+		TT_SET('x', &strict), TT_SET('H', &heap_madvise));
+
+	while ((opt = wl_run_parse(&run, argc, argv, "c:r:s:p:m:u:xHh", o)) != -1) {
+		/* -p, the one option left */
+		if (strcmp(optarg, "seq") && strcmp(optarg, "rand")) {
+			fprintf(stderr, "pagesizes: -p takes seq or rand, not '%s'\n", optarg);
+			return 2;
 		}
+		pattern_rand = !strcmp(optarg, "rand");
 	}
 	if (span_mb == 0 || (span_mb & (span_mb - 1)) || span_mb > 1024 || unit == 0) {
 		fprintf(stderr,
@@ -314,7 +299,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		bufs[k].used = 1;
-		bufs[k].weight = (unsigned)wl_num("pagesizes", "WEIGHT", colon + 1);
+		bufs[k].weight = (unsigned)tt_num("pagesizes", "WEIGHT", colon + 1);
 	}
 	if (wl_pin("pagesizes", run.cpu) != 0)
 		return 1;

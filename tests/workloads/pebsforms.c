@@ -161,18 +161,10 @@ int main(int argc, char **argv)
 	unsigned long n = 20000;
 	int c, cpu = -1;
 
-	while ((c = getopt(argc, argv, "c:n:")) != -1) {
-		switch (c) {
-		case 'c':
-			cpu = atoi(optarg);
-			break;
-		case 'n':
-			n = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			usage();
-		}
-	}
+	TT_OPTS(o, TT_INT('c', &cpu), TT_UL('n', &n));
+
+	while ((c = tt_opts_next(argc, argv, "c:n:", NULL, o, "pebsforms")) != -1)
+		usage();
 	if (optind != argc || !n || n > BUF_WORDS - 4)
 		usage();
 	if (cpu >= 0 && wl_pin("pebsforms", cpu))

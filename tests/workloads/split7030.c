@@ -48,17 +48,9 @@ int main(int argc, char **argv)
 {
 	struct wl_run run = {.prog = "split7030", .usage = usage, .cpu = -1, .seconds = 2};
 	unsigned long long k = 200000;
-	int opt;
+	TT_OPTS(o, TT_NUM('k', &k, "ITERS_PER_UNIT"));
 
-	while ((opt = getopt(argc, argv, "c:r:s:k:h")) != -1) {
-		if (wl_run_opt(&run, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'k':
-			k = wl_num("split7030", "ITERS_PER_UNIT", optarg);
-			break;
-		}
-	}
+	wl_run_parse(&run, argc, argv, "c:r:s:k:h", o);
 	if (optind != argc || k == 0)
 		wl_usage_error(&run);
 	if (wl_pin("split7030", run.cpu) != 0)

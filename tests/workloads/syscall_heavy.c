@@ -53,18 +53,11 @@ int main(int argc, char **argv)
 {
 	struct wl_run run = {.prog = "syscall_heavy", .usage = usage, .cpu = -1, .seconds = 2};
 	unsigned long long n = 2000;
-	int opt, fd;
+	int fd;
 	double t;
+	TT_OPTS(o, TT_NUM('n', &n, "CALLS_PER_ROUND"));
 
-	while ((opt = getopt(argc, argv, "c:r:s:n:h")) != -1) {
-		if (wl_run_opt(&run, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'n':
-			n = wl_num("syscall_heavy", "CALLS_PER_ROUND", optarg);
-			break;
-		}
-	}
+	wl_run_parse(&run, argc, argv, "c:r:s:n:h", o);
 	if (optind != argc || n == 0)
 		wl_usage_error(&run);
 	if (wl_pin("syscall_heavy", run.cpu) != 0)

@@ -196,29 +196,16 @@ int main(int argc, char **argv)
 	size_t span;
 	double t0;
 
-	while ((opt = getopt(argc, argv, "c:f:F:m:n:")) != -1) {
-		switch (opt) {
-		case 'F':
-			dir = optarg;
-			break;
-		case 'c':
-			cpu = (int)wl_num("tlbrand", "CPU", optarg);
-			break;
-		case 'f':
-			rounds = wl_num("tlbrand", "ROUNDS", optarg);
-			if (!rounds) {
-				fprintf(stderr, "tlbrand: ROUNDS must be at least 1\n");
-				return 2;
-			}
-			break;
-		case 'm':
-			span_mb = wl_num("tlbrand", "SPAN_MB", optarg);
-			break;
-		case 'n':
-			loads = wl_num("tlbrand", "LOADS", optarg);
-			break;
-		default:
+	TT_OPTS(o, TT_STR('F', &dir), TT_NUM('c', &cpu, "CPU"), TT_NUM('m', &span_mb, "SPAN_MB"),
+		TT_NUM('n', &loads, "LOADS"));
+
+	while ((opt = tt_opts_next(argc, argv, "c:f:F:m:n:", NULL, o, "tlbrand")) != -1) {
+		if (opt != 'f')
 			usage();
+		rounds = tt_num("tlbrand", "ROUNDS", optarg);
+		if (!rounds) {
+			fprintf(stderr, "tlbrand: ROUNDS must be at least 1\n");
+			return 2;
 		}
 	}
 	if (optind >= argc || argc - optind > MAX_BUFS)
@@ -230,7 +217,7 @@ int main(int argc, char **argv)
 		bufs[nb].weight = 1;
 		if (colon) {
 			*colon = '\0';
-			bufs[nb].weight = wl_num("tlbrand", "WEIGHT", colon + 1);
+			bufs[nb].weight = tt_num("tlbrand", "WEIGHT", colon + 1);
 			if (!bufs[nb].weight) {
 				fprintf(stderr, "tlbrand: WEIGHT of %s must be at least 1\n",
 					argv[i]);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small helpers shared by the test workloads in tests/workloads (and
- * bench/workloads): CPU pinning, a monotonic clock, number parsing, the
- * round loop, random and sequential loads. Header-only so that each workload stays a
- * single static binary built from one .c file.
+ * bench/workloads): CPU pinning, a monotonic clock, the round loop and its
+ * options, random and sequential loads; numbers and options parse with
+ * tests/tools/opts.h. Header-only so that each workload stays a single
+ * static binary built from one .c file.
  */
 #ifndef PMUPROF_WL_COMMON_H
 #define PMUPROF_WL_COMMON_H
@@ -16,6 +17,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+
+#include "tests/tools/opts.h"
 
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
@@ -65,35 +68,6 @@ static inline int wl_pin(const char *prog, int cpu)
 	return 0;
 }
 
-/* Parse a non-negative number (decimal or 0x); exits with a message on junk. */
-static inline unsigned long long wl_num(const char *prog, const char *what, const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-') {
-		fprintf(stderr, "%s: %s must be a non-negative number, not '%s'\n", prog, what, s);
-		exit(2);
-	}
-	return v;
-}
-
-static inline double wl_seconds(const char *prog, const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0) {
-		fprintf(stderr, "%s: seconds must be a non-negative number, not '%s'\n", prog, s);
-		exit(2);
-	}
-	return v;
-}
-
 /*
  * The round loop of the timed workloads: -c CPU, -r ROUNDS (a fixed count)
  * or -s SECONDS (rounds until that much time has passed; at least one).
@@ -130,18 +104,31 @@ static inline int wl_run_opt(struct wl_run *r, int opt, const char *arg)
 		wl_usage_error(r);
 		return 1;
 	case 'c':
-		r->cpu = (int)wl_num(r->prog, "CPU", arg);
+		r->cpu = (int)tt_num(r->prog, "CPU", arg);
 		return 1;
 	case 'r':
-		r->rounds = wl_num(r->prog, "ROUNDS", arg);
+		r->rounds = tt_num(r->prog, "ROUNDS", arg);
 		r->seconds = 0;
 		return 1;
 	case 's':
-		r->seconds = wl_seconds(r->prog, arg);
+		r->seconds = tt_seconds(r->prog, arg);
 		r->rounds = 0;
 		return 1;
 	}
 	return 0;
+}
+
+/* Options through table T (tests/tools/opts.h) and wl_run_opt, SHORTOPTS
+ * naming them all: the first option neither holds, or -1 at the end. */
+static inline int wl_run_parse(struct wl_run *r, int argc, char **argv, const char *shortopts,
+			       const struct tt_opt *t)
+{
+	int opt;
+
+	while ((opt = tt_opts_next(argc, argv, shortopts, NULL, t, r->prog)) != -1)
+		if (!wl_run_opt(r, opt, optarg))
+			return opt;
+	return -1;
 }
 
 static inline void wl_start(struct wl_run *r)

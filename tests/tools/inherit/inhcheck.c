@@ -34,6 +34,7 @@
 #include <getopt.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 #define NR_ROLES 4
 
@@ -206,28 +207,15 @@ int main(int argc, char **argv)
 	int absent = -1;
 	uint64_t tree_samples = 0, tree_cpu = 0, tree_spin = 0;
 	char err[512];
+	TT_OPTS(o, TT_STR('r', &roles_path), TT_STR('b', &binary), TT_DBL('T', &tol),
+		TT_ULL('n', &min_samples), TT_TRUE('s', &stacks));
 
 	tt_prog = "inhcheck";
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = tt_opts_next(argc, argv, "", opts, o, "inhcheck")) != -1) {
 		switch (opt) {
-		case 'r':
-			roles_path = optarg;
-			break;
-		case 'b':
-			binary = optarg;
-			break;
 		case 't':
 		case 'o':
 			mode = opt;
-			break;
-		case 'T':
-			tol = atof(optarg);
-			break;
-		case 'n':
-			min_samples = strtoull(optarg, NULL, 0);
-			break;
-		case 's':
-			stacks = true;
 			break;
 		case 'a':
 			for (i = 0; i < NR_ROLES; i++)

@@ -52,6 +52,7 @@
 #include <time.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 static int open_dev(void)
 {
@@ -180,25 +181,18 @@ static int cmd_record(int argc, char **argv)
 	uint64_t period = 1000000, freq = 0, config = 0;
 	unsigned int nev = 0;
 	long churn = 0;
+	TT_OPTS(o, TT_STR('s', &src), TT_HEX('c', &config), TT_U64('P', &period),
+		TT_U64('F', &freq), TT_U32('d', &cfg.stack_depth), TT_U32('r', &cfg.ring_size),
+		TT_U32('w', &cfg.wakeup_bytes), TT_DBL('t', &seconds), TT_SET('N', &noread),
+		TT_STR('o', &outpath), TT_U64('b', &buflen), TT_LONG0('n', &churn));
 
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&a, 0, sizeof(a));
 	cfg.size = sizeof(cfg);
 	cfg.nr_events = 1;
-	while ((opt = getopt(argc, argv, "+s:c:P:F:gUd:r:w:C:p:x:t:No:E:b:AYe:n:")) != -1) {
+	while ((opt = tt_opts_next(argc, argv, "+s:c:P:F:gUd:r:w:C:p:x:t:No:E:b:AYe:n:", NULL, o,
+				   "ppclient")) != -1) {
 		switch (opt) {
-		case 's':
-			src = optarg;
-			break;
-		case 'c':
-			config = strtoull(optarg, NULL, 16);
-			break;
-		case 'P':
-			period = strtoull(optarg, NULL, 0);
-			break;
-		case 'F':
-			freq = strtoull(optarg, NULL, 0);
-			break;
 		case 'g':
 			cfg.flags |= PMUPROF_CF_KSTACK;
 			break;
@@ -210,15 +204,6 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case 'Y':
 			cfg.flags |= PMUPROF_CF_PHYS_ADDR;
-			break;
-		case 'd':
-			cfg.stack_depth = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'r':
-			cfg.ring_size = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'w':
-			cfg.wakeup_bytes = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
 		case 'C':
 			cfg.target = PMUPROF_TARGET_CPUS;
@@ -235,27 +220,12 @@ static int cmd_record(int argc, char **argv)
 			cfg.flags |= !strcmp(optarg, "user") ? PMUPROF_CF_EXCLUDE_USER
 							     : PMUPROF_CF_EXCLUDE_KERNEL;
 			break;
-		case 't':
-			seconds = atof(optarg);
-			break;
-		case 'N':
-			noread = 1;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
 		case 'E':
 			expect = tt_errnum(optarg);
 			if (expect < 0) {
 				fprintf(stderr, "ppclient: unknown errno name %s\n", optarg);
 				return 2;
 			}
-			break;
-		case 'b':
-			buflen = strtoull(optarg, NULL, 0);
-			break;
-		case 'n':
-			churn = strtol(optarg, NULL, 0);
 			break;
 		case 'e': {
 			char sname[16];
@@ -588,53 +558,14 @@ static int cmd_analyze(int argc, char **argv)
 		{"hidden", 0, NULL, 'H'},     {"cpu-tail", 1, NULL, 'T'},
 		{"sources", 0, NULL, 'S'},    {NULL, 0, NULL, 0},
 	};
-	int opt;
+	TT_OPTS(o, TT_STR('c', &comm), TT_STR('e', &elfpath), TT_STR('f', &funcs),
+		TT_STR('x', &expect), TT_STR('k', &kallsyms), TT_STR('K', &kentry),
+		TT_DBL('m', &kentry_min), TT_U64('n', &min_samples), TT_DBL('M', &main_min),
+		TT_INT('E', &event), TT_SET('H', &hidden), TT_INT('T', &tail_cpu),
+		TT_SET('S', &sources));
 
-	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			comm = optarg;
-			break;
-		case 'e':
-			elfpath = optarg;
-			break;
-		case 'f':
-			funcs = optarg;
-			break;
-		case 'x':
-			expect = optarg;
-			break;
-		case 'k':
-			kallsyms = optarg;
-			break;
-		case 'K':
-			kentry = optarg;
-			break;
-		case 'm':
-			kentry_min = atof(optarg);
-			break;
-		case 'n':
-			min_samples = strtoull(optarg, NULL, 0);
-			break;
-		case 'M':
-			main_min = atof(optarg);
-			break;
-		case 'E':
-			event = atoi(optarg);
-			break;
-		case 'H':
-			hidden = 1;
-			break;
-		case 'T':
-			tail_cpu = atoi(optarg);
-			break;
-		case 'S':
-			sources = 1;
-			break;
-		default:
-			return 2;
-		}
-	}
+	if (tt_opts_next(argc, argv, "", lo, o, "ppclient") != -1)
+		return 2;
 	if (optind + 1 != argc) {
 		fprintf(stderr, "ppclient analyze: need exactly one FILE\n");
 		return 2;

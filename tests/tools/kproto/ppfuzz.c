@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 static int failures;
 static unsigned long calls;
@@ -335,27 +336,15 @@ static int final_session(void)
 int main(int argc, char **argv)
 {
 	unsigned long n = 3000;
-	int threads = 3, opt, fd;
+	int threads = 3, fd;
 	uint64_t seed = (uint64_t)time(NULL) | 1;
 	char *big = aligned_alloc(4096, 8192);
 	pthread_t tid[16];
 	struct thr t[16];
+	TT_OPTS(o, TT_UL('n', &n), TT_INT('j', &threads), TT_SEED('s', &seed));
 
-	while ((opt = getopt(argc, argv, "n:j:s:")) != -1) {
-		switch (opt) {
-		case 'n':
-			n = strtoul(optarg, NULL, 0);
-			break;
-		case 'j':
-			threads = atoi(optarg);
-			break;
-		case 's':
-			seed = strtoull(optarg, NULL, 0) | 1;
-			break;
-		default:
-			return 2;
-		}
-	}
+	if (tt_opts_next(argc, argv, "n:j:s:", NULL, o, "ppfuzz") != -1)
+		return 2;
 	if (threads < 1 || threads > 16)
 		threads = 3;
 	printf("ppfuzz: seed=%llu iterations=%lu threads=%d\n", (unsigned long long)seed, n,

@@ -49,6 +49,7 @@
 
 #include "lib/pmufile/pmufile.h"
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 #define MAX_BUFS  8
 #define MAX_KMAP  4096
@@ -464,30 +465,12 @@ int main(int argc, char **argv)
 					   {"help", no_argument, 0, 'h'},
 					   {0, 0, 0, 0}};
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'w':
-			wl = optarg;
-			break;
-		case 's':
-			smaps = optarg;
-			break;
-		case 'k':
-			ktext = optarg;
-			break;
-		case 'n':
-			min_samples = strtoull(optarg, NULL, 0);
-			break;
-		case 'i':
-			min_in = strtod(optarg, NULL);
-			break;
-		case 'K':
-			min_kernel = strtoull(optarg, NULL, 0);
-			break;
-		default: /* -h, or an option it does not know */
-			return tt_usage(opt, usage);
-		}
-	}
+	TT_OPTS(o, TT_STR('w', &wl), TT_STR('s', &smaps), TT_STR('k', &ktext),
+		TT_U64('n', &min_samples), TT_DBL('i', &min_in), TT_U64('K', &min_kernel));
+
+	opt = tt_opts_next(argc, argv, "h", lo, o, "pscheck");
+	if (opt != -1) /* -h, or an option it does not know */
+		return tt_usage(opt, usage);
 	if (optind + 1 != argc || !wl) {
 		usage(stderr);
 		return 2;

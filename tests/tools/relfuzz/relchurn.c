@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/tools/opts.h"
+
 static double now(void)
 {
 	struct timespec ts;
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
 	double secs = 5, start, end;
 	long execs = 4, done_execs = 0, forks = 0, threads = 0, exits = 0;
 	char *self = argv[0];
-	int opt;
+	TT_OPTS(o, TT_DBL('s', &secs), TT_LONG('x', &execs));
 
 	/* Re-exec'd images carry the state in the environment. */
 	if (getenv("RELCHURN_END")) {
@@ -67,18 +69,9 @@ int main(int argc, char **argv)
 		exits = atol(getenv("RELCHURN_EXITS"));
 		execs = atol(getenv("RELCHURN_EXECS"));
 	} else {
-		while ((opt = getopt(argc, argv, "s:x:")) != -1) {
-			switch (opt) {
-			case 's':
-				secs = atof(optarg);
-				break;
-			case 'x':
-				execs = atol(optarg);
-				break;
-			default:
-				fprintf(stderr, "usage: relchurn [-s SECONDS] [-x EXECS]\n");
-				return 2;
-			}
+		if (tt_opts_next(argc, argv, "s:x:", NULL, o, "relchurn") != -1) {
+			fprintf(stderr, "usage: relchurn [-s SECONDS] [-x EXECS]\n");
+			return 2;
 		}
 		end = now() + secs;
 		if (execs < 0)

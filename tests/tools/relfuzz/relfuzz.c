@@ -41,6 +41,7 @@
 #include <sys/wait.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 static atomic_ulong n_calls, n_checked, n_state_checks, n_invalid;
 static atomic_int failures;
@@ -1160,30 +1161,16 @@ static void phase4(void)
 
 int main(int argc, char **argv)
 {
-	int threads = 4, opt, fd;
+	int threads = 4, fd;
 	uint64_t seed = (uint64_t)time(NULL) | 1;
 	double secs = 30;
+	TT_OPTS(o, TT_UL('n', &max_calls), TT_INT('j', &threads), TT_SEED('s', &seed),
+		TT_DBL('t', &secs));
 
 	max_calls = 20000;
-	while ((opt = getopt(argc, argv, "n:j:s:t:")) != -1) {
-		switch (opt) {
-		case 'n':
-			max_calls = strtoul(optarg, NULL, 0);
-			break;
-		case 'j':
-			threads = atoi(optarg);
-			break;
-		case 's':
-			seed = strtoull(optarg, NULL, 0) | 1;
-			break;
-		case 't':
-			secs = atof(optarg);
-			break;
-		default:
-			fprintf(stderr,
-				"usage: relfuzz [-n CALLS] [-j THREADS] [-s SEED] [-t SEC]\n");
-			return 2;
-		}
+	if (tt_opts_next(argc, argv, "n:j:s:t:", NULL, o, "relfuzz") != -1) {
+		fprintf(stderr, "usage: relfuzz [-n CALLS] [-j THREADS] [-s SEED] [-t SEC]\n");
+		return 2;
 	}
 	if (threads < 1 || threads > 16)
 		threads = 4;

@@ -28,6 +28,7 @@
 #include <signal.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 static void mark(const char *path, const char *what)
 {
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 	double secs = 3;
 	long delay_us = 20000;
 	size_t bufsz = PMUPROF_READ_MIN;
-	int cpu = -1, pid = 0, stacks = 0, opt, fd, percpu = 0, timer = 0;
+	int cpu = -1, pid = 0, stacks = 0, fd, percpu = 0, timer = 0;
 	const char *marker = NULL, *kill_mode = NULL;
 	struct pmuprof_config cfg;
 	struct pmuprof_stats st;
@@ -61,51 +62,15 @@ int main(int argc, char **argv)
 	char *buf;
 	ssize_t n;
 	int bad = 0;
+	TT_OPTS(o, TT_U64('P', &period), TT_U32('r', &ring), TT_DBL('t', &secs),
+		TT_LONG('d', &delay_us), TT_UL('b', &bufsz), TT_INT('C', &cpu), TT_INT('p', &pid),
+		TT_SET('g', &stacks), TT_STR('m', &marker), TT_STR('K', &kill_mode),
+		TT_SET('c', &percpu), TT_SET('T', &timer));
 
-	while ((opt = getopt(argc, argv, "P:r:t:d:b:C:p:gm:K:cT")) != -1) {
-		switch (opt) {
-		case 'P':
-			period = strtoull(optarg, NULL, 0);
-			break;
-		case 'r':
-			ring = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 't':
-			secs = atof(optarg);
-			break;
-		case 'd':
-			delay_us = atol(optarg);
-			break;
-		case 'b':
-			bufsz = strtoul(optarg, NULL, 0);
-			break;
-		case 'C':
-			cpu = atoi(optarg);
-			break;
-		case 'p':
-			pid = atoi(optarg);
-			break;
-		case 'g':
-			stacks = 1;
-			break;
-		case 'm':
-			marker = optarg;
-			break;
-		case 'K':
-			kill_mode = optarg;
-			break;
-		case 'c':
-			percpu = 1;
-			break;
-		case 'T':
-			timer = 1;
-			break;
-		default:
-			fprintf(stderr,
-				"usage: relreader [-P NS] [-r RING] [-t SEC] [-d US] [-b BUF] "
+	if (tt_opts_next(argc, argv, "P:r:t:d:b:C:p:gm:K:cT", NULL, o, "relreader") != -1) {
+		fprintf(stderr, "usage: relreader [-P NS] [-r RING] [-t SEC] [-d US] [-b BUF] "
 				"[-C CPU|-p PID] [-g] [-m MARKER] [-K running|drain] [-c] [-T]\n");
-			return 2;
-		}
+		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	buf = malloc(bufsz < PMUPROF_READ_MIN ? PMUPROF_READ_MIN : bufsz);

@@ -24,6 +24,7 @@
 #include <getopt.h>
 
 #include "tests/tools/common.h"
+#include "tests/tools/opts.h"
 
 #define MAX_EXPECT 16
 #define U(x)	   ((unsigned long long)(x))
@@ -169,41 +170,17 @@ int main(int argc, char **argv)
 	unsigned long long min_samples = 1, min_mapped = 90;
 	char err[512];
 	size_t k;
+	TT_OPTS(o, TT_INT('p', &c.pid), TT_STR('c', &c.comm), TT_STR('b', &c.binary),
+		TT_ULL('n', &min_samples), TT_ULL('m', &min_mapped), TT_INT('C', &c.only_cpu),
+		TT_TRUE('P', &c.only_pid), TT_STR('E', &c.each_comm), TT_U32('U', &c.ucopy_size));
 
 	tt_prog = "verify";
 	c.only_cpu = -1;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = tt_opts_next(argc, argv, "", opts, o, "verify")) != -1) {
 		switch (opt) {
-		case 'p':
-			c.pid = atoi(optarg);
-			break;
-		case 'c':
-			c.comm = optarg;
-			break;
-		case 'b':
-			c.binary = optarg;
-			break;
 		case 'x':
 			if (nexpect < MAX_EXPECT)
 				expect[nexpect++] = optarg;
-			break;
-		case 'n':
-			min_samples = strtoull(optarg, NULL, 0);
-			break;
-		case 'm':
-			min_mapped = strtoull(optarg, NULL, 0);
-			break;
-		case 'C':
-			c.only_cpu = atoi(optarg);
-			break;
-		case 'P':
-			c.only_pid = true;
-			break;
-		case 'E':
-			c.each_comm = optarg;
-			break;
-		case 'U':
-			c.ucopy_size = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
 		default:
 			fprintf(stderr, "usage: pmuctl-verify FILE [--pid PID | --comm COMM] "
