@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: insnloop loop|rdpmc N\n");
 		return 2;
 	}
-	n = wl_num("insnloop", "N", argv[2]);
+	n = tt_num("insnloop", "N", argv[2]);
 	if (!strcmp(argv[1], "loop")) {
 		loop(n);
 		return 0;

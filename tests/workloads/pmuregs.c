@@ -42,11 +42,11 @@ int main(int argc, char **argv)
 				"MSR VAL\n");
 		return 2;
 	}
-	cpu = (unsigned)wl_num("pmuregs", "CPU", argv[2]);
-	idx = wl_num("pmuregs", "index", argv[3]);
+	cpu = (unsigned)tt_num("pmuregs", "CPU", argv[2]);
+	idx = tt_num("pmuregs", "index", argv[3]);
 	if (!strcmp(argv[1], "cpuid")) {
 		uint32_t r[4];
-		uint64_t pos = idx | (argc > 4 ? wl_num("pmuregs", "SUB", argv[4]) << 32 : 0);
+		uint64_t pos = idx | (argc > 4 ? tt_num("pmuregs", "SUB", argv[4]) << 32 : 0);
 
 		fd = dev_open("cpuid", cpu, O_RDONLY);
 		if (fd < 0 || pread(fd, r, sizeof(r), (off_t)pos) != sizeof(r)) {
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "wrmsr") && argc == 5) {
-		uint64_t v = wl_num("pmuregs", "VALUE", argv[4]);
+		uint64_t v = tt_num("pmuregs", "VALUE", argv[4]);
 
 		fd = dev_open("msr", cpu, O_WRONLY);
 		if (fd < 0 || pwrite(fd, &v, sizeof(v), (off_t)idx) != sizeof(v)) {
