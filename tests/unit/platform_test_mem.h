@@ -38,6 +38,11 @@ void plat_test_mem_reset(void);
 int plat_test_mem_map_user(u64 addr, void *buf, size_t len);
 int plat_test_mem_map_kernel(u64 addr, void *buf, size_t len);
 void plat_test_mem_user_all_or_nothing(bool on);
+/* plat_test_mem_reset(), then two 4 KiB code pages filled with int3 (0xcc)
+ * mapped at user address user_code and kernel address kern_text: the
+ * pages tests write the instructions they decode into. 0 or -ENOSPC. */
+extern u8 plat_test_user_code[4096], plat_test_kern_code[4096];
+int plat_test_mem_code_pages(u64 user_code, u64 kern_text);
 /* Calls made so far (to check that code does not read more than needed). */
 unsigned int plat_test_mem_user_copies(void);
 unsigned int plat_test_mem_kernel_copies(void);

@@ -28,16 +28,9 @@
 
 #define ALL_FLAGS (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_PHYS_ADDR | PMUPROF_CF_CODE_PAGE)
 
-static u8 user_page[4096];
-static u8 kern_page[4096];
-
 static void setup(void)
 {
-	plat_test_mem_reset();
-	memset(user_page, 0xcc, sizeof(user_page));
-	memset(kern_page, 0xcc, sizeof(kern_page));
-	ck_assert_int_eq(plat_test_mem_map_user(USER_CODE, user_page, sizeof(user_page)), 0);
-	ck_assert_int_eq(plat_test_mem_map_kernel(KERN_TEXT, kern_page, sizeof(kern_page)), 0);
+	ck_assert_int_eq(plat_test_mem_code_pages(USER_CODE, KERN_TEXT), 0);
 	ck_assert_int_eq(plat_test_pt_map(USER_CODE, USER_CODE_PA, PMUPROF_PAGE_4K), 0);
 	ck_assert_int_eq(plat_test_pt_map(USER_DATA, USER_DATA_PA, PMUPROF_PAGE_2M), 0);
 	ck_assert_int_eq(plat_test_pt_map(USER_BIG, USER_BIG_PA, PMUPROF_PAGE_1G), 0);
@@ -48,7 +41,7 @@ static void setup(void)
 static void user_regs(struct pp_regs *r, unsigned int off, const u8 *insn, size_t n)
 {
 	memset(r, 0, sizeof(*r));
-	memcpy(user_page + off, insn, n);
+	memcpy(plat_test_user_code + off, insn, n);
 	r->ip = USER_CODE + off;
 	r->user = true;
 }
@@ -56,7 +49,7 @@ static void user_regs(struct pp_regs *r, unsigned int off, const u8 *insn, size_
 static void kern_regs(struct pp_regs *r, unsigned int off, const u8 *insn, size_t n)
 {
 	memset(r, 0, sizeof(*r));
-	memcpy(kern_page + off, insn, n);
+	memcpy(plat_test_kern_code + off, insn, n);
 	r->ip = KERN_TEXT + off;
 	r->user = false;
 }

@@ -43,16 +43,9 @@ enum { S_RAX, S_RBX, S_RCX, S_RDX, S_RSI, S_RDI, S_RBP, S_RSP, S_R8, S_R9, S_R10
 #define F3_EVENTING_IP 0xb0
 #define F3_SIZE	       0xc8
 
-static u8 user_page[4096];
-static u8 kern_page[4096];
-
 static void setup(void)
 {
-	plat_test_mem_reset();
-	memset(user_page, 0xcc, sizeof(user_page));
-	memset(kern_page, 0xcc, sizeof(kern_page));
-	ck_assert_int_eq(plat_test_mem_map_user(USER_CODE, user_page, sizeof(user_page)), 0);
-	ck_assert_int_eq(plat_test_mem_map_kernel(KERN_TEXT, kern_page, sizeof(kern_page)), 0);
+	ck_assert_int_eq(plat_test_mem_code_pages(USER_CODE, KERN_TEXT), 0);
 }
 
 static void put64(u8 *b, u32 off, u64 v)
@@ -303,7 +296,7 @@ static void f3_record(const struct row *r, u64 ip, struct pebs_sample *rec)
 
 static void place(const struct row *r)
 {
-	memcpy((r->kernel ? kern_page : user_page) + INSN_OFF, r->insn, r->len);
+	memcpy((r->kernel ? plat_test_kern_code : plat_test_user_code) + INSN_OFF, r->insn, r->len);
 }
 
 static const char *const names[] = {"agree", "disagree", "n/a", "undecodable"};
