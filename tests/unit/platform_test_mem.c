@@ -64,22 +64,6 @@ int plat_test_mem_map_kernel(u64 addr, void *buf, size_t len)
 	return add_region(kernel_regions, &nr_kernel, addr, buf, len);
 }
 
-u8 plat_test_user_code[4096], plat_test_kern_code[4096];
-
-int plat_test_mem_code_pages(u64 user_code, u64 kern_text)
-{
-	int rc;
-
-	plat_test_mem_reset();
-	memset(plat_test_user_code, 0xcc, sizeof(plat_test_user_code));
-	memset(plat_test_kern_code, 0xcc, sizeof(plat_test_kern_code));
-	rc = plat_test_mem_map_user(user_code, plat_test_user_code, sizeof(plat_test_user_code));
-	if (!rc)
-		rc = plat_test_mem_map_kernel(kern_text, plat_test_kern_code,
-					      sizeof(plat_test_kern_code));
-	return rc;
-}
-
 void plat_test_mem_user_all_or_nothing(bool on)
 {
 	user_all_or_nothing = on;
@@ -180,6 +164,22 @@ int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n)
 		return -EFAULT;
 	copy_bytes(dst, kernel_regions, nr_kernel, kaddr, n);
 	return 0;
+}
+
+u8 plat_test_user_code[4096], plat_test_kern_code[4096];
+
+int plat_test_mem_code_pages(u64 user_code, u64 kern_text)
+{
+	int rc;
+
+	plat_test_mem_reset();
+	memset(plat_test_user_code, 0xcc, sizeof(plat_test_user_code));
+	memset(plat_test_kern_code, 0xcc, sizeof(plat_test_kern_code));
+	rc = plat_test_mem_map_user(user_code, plat_test_user_code, sizeof(plat_test_user_code));
+	if (!rc)
+		rc = plat_test_mem_map_kernel(kern_text, plat_test_kern_code,
+					      sizeof(plat_test_kern_code));
+	return rc;
 }
 
 /* --- page tables -------------------------------------------------------- */

@@ -116,7 +116,7 @@ static u64 pebs_enable_valid(const struct pmu_model *m)
 	return v;
 }
 
-static u32 adaptive_size(u64 cfg)
+u32 pmu_model_adaptive_size(u64 cfg)
 {
 	u32 size = 0x20;
 
@@ -145,7 +145,7 @@ u32 pmu_model_pebs_record_size(const struct pmu_model *m)
 	static const u32 fixed_sizes[] = {0x90, 0xb0, 0xc0, 0xc8};
 
 	if (adaptive_pebs(m))
-		return adaptive_size(m->pebs_data_cfg);
+		return pmu_model_adaptive_size(m->pebs_data_cfg);
 	return m->cfg.pebs_format < 4 ? fixed_sizes[m->cfg.pebs_format] : 0;
 }
 
@@ -221,7 +221,7 @@ static bool pebs_assist(struct pmu_model *m, bool fixed, u32 idx, u64 *ctr)
 	u64 bit = fixed ? (1ull << (32 + idx)) : (1ull << idx);
 	u8 *ds = (u8 *)(uintptr_t)m->ds_area;
 	u64 cfg = adaptive_pebs(m) ? record_cfg(m, fixed, idx) : 0;
-	u32 size = adaptive_pebs(m) ? adaptive_size(cfg) : pmu_model_pebs_record_size(m);
+	u32 size = adaptive_pebs(m) ? pmu_model_adaptive_size(cfg) : pmu_model_pebs_record_size(m);
 	u64 index, max;
 
 	if (!ds || !size) {

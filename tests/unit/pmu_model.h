@@ -105,13 +105,16 @@ struct pmu_model_insn {
 };
 
 /* Counter layouts the tests' CPU profiles share: the leading designated
- * initializers of a struct pmu_model_cfg; a profile adds its own fields. */
-#define PMU_MODEL_SKL /* Skylake client: v4, 4 GP + 3 fixed x 48 bits */                           \
-	.version = 4, .nr_gp = 4, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48, .ebx_len = 7
-#define PMU_MODEL_NHM /* Nehalem .. Haswell: v3, 4 GP + 3 fixed x 48 bits */                       \
-	.version = 3, .nr_gp = 4, .gp_width = 48, .nr_fixed = 3, .fixed_width = 48, .ebx_len = 7
-#define PMU_MODEL_ICL /* Ice Lake: v5, 8 GP + 4 fixed x 48 bits, 8 events */                       \
-	.version = 5, .nr_gp = 8, .gp_width = 48, .nr_fixed = 4, .fixed_width = 48, .ebx_len = 8
+ * initializers of a struct pmu_model_cfg; a profile adds its own fields.
+ * PMU_MODEL_LAYOUT: version, GP counters x width, fixed counters x width,
+ * CPUID.0AH EBX length (events enumerated). */
+#define PMU_MODEL_LAYOUT(ver, gp, gp_bits, fixed, fixed_bits, events)                              \
+	.version = (ver), .nr_gp = (gp), .gp_width = (gp_bits), .nr_fixed = (fixed),               \
+	.fixed_width = (fixed_bits), .ebx_len = (events)
+#define PMU_MODEL_SKL	PMU_MODEL_LAYOUT(4, 4, 48, 3, 48, 7) /* Skylake client */
+#define PMU_MODEL_NHM	PMU_MODEL_LAYOUT(3, 4, 48, 3, 48, 7) /* Nehalem .. Haswell */
+#define PMU_MODEL_ICL	PMU_MODEL_LAYOUT(5, 8, 48, 4, 48, 8) /* Ice Lake */
+#define PMU_MODEL_CORE2 PMU_MODEL_LAYOUT(2, 2, 40, 3, 40, 7) /* Core 2 */
 
 #define PMU_MODEL_MAX_GP    8
 #define PMU_MODEL_MAX_FIXED 4
@@ -169,6 +172,9 @@ void pmu_model_count(struct pmu_model *m, u64 event_umask, u64 n, bool user);
 void pmu_model_set_insn(struct pmu_model *m, const struct pmu_model_insn *insn);
 /* Record size the model writes with its current configuration. */
 u32 pmu_model_pebs_record_size(const struct pmu_model *m);
+/* The size of an adaptive (format 4+) PEBS record for MSR_PEBS_DATA_CFG
+ * value cfg: basic group, then memory, GPR, XMM and cfg[31:24]+1 LBR entries. */
+u32 pmu_model_adaptive_size(u64 cfg);
 /* End the running handler (IRET), if any, then enter the due NMI's
  * handler (the latched one after an IRET); false if none is due. */
 bool pmu_model_take_nmi(struct pmu_model *m);

@@ -1437,15 +1437,7 @@ static void emit_to_capture(void *arg, u32 event, u64 period)
 
 START_TEST(test_pmu_model_to_samples)
 {
-	static const struct pmu_model_cfg skl = {
-		.version = 4,
-		.nr_gp = 4,
-		.gp_width = 48,
-		.nr_fixed = 3,
-		.fixed_width = 48,
-		.ebx_len = 7,
-		.full_width = true,
-	};
+	static const struct pmu_model_cfg skl = {PMU_MODEL_SKL, .full_width = true};
 	static struct pmu_model m;
 	static struct pmu_cpu pc;
 	struct pmu_caps caps;

@@ -174,25 +174,10 @@ static const struct adaptive_row adaptive_rows[] = {
 	{__LINE__, 4, 0x1, 0, 0, 0x3, 0, -EINVAL, 0},	       /* not what we programmed */
 };
 
-static u32 adaptive_size(u64 cfg)
-{
-	u32 size = 32;
-
-	if (cfg & 1)
-		size += 32;
-	if (cfg & 2)
-		size += 144;
-	if (cfg & 4)
-		size += 256;
-	if (cfg & 8)
-		size += 24 * (u32)(((cfg >> 24) & 0xff) + 1);
-	return size;
-}
-
 START_TEST(test_adaptive)
 {
 	const struct adaptive_row *r = &adaptive_rows[_i];
-	u32 size = adaptive_size(r->cfg);
+	u32 size = pmu_model_adaptive_size(r->cfg);
 	u32 field = (u32)((int)size + r->size_delta);
 	struct pebs_sample s;
 	int rc;
@@ -345,15 +330,7 @@ END_TEST
 enum pebs_prof { Q_CORE2, Q_NHM, Q_HSW, Q_SKL, Q_SKL8, Q_ICL, Q_NEW5, Q_NOPEBS };
 
 static const struct pmu_model_cfg qprof[] = {
-	[Q_CORE2] = {.version = 2,
-		     .nr_gp = 2,
-		     .gp_width = 40,
-		     .nr_fixed = 3,
-		     .fixed_width = 40,
-		     .ebx_len = 7,
-		     .signature = SIG_CORE2,
-		     .ds = true,
-		     .pdcm = true,
+	[Q_CORE2] = {PMU_MODEL_CORE2, .signature = SIG_CORE2, .ds = true, .pdcm = true,
 		     .pebs_format = 0},
 	[Q_NHM] = {PMU_MODEL_NHM, .signature = SIG_NHM, .ds = true, .pdcm = true, .pebs_format = 1},
 	[Q_HSW] = {PMU_MODEL_NHM, .signature = SIG_HSW, .ds = true, .full_width = true,
@@ -361,16 +338,8 @@ static const struct pmu_model_cfg qprof[] = {
 	[Q_SKL] = {PMU_MODEL_SKL, .signature = SIG_SKL, .ds = true, .full_width = true,
 		   .pebs_format = 3},
 	/* Skylake with Hyper-Threading off: 8 GP counters, PEBS still on 0..3 */
-	[Q_SKL8] = {.version = 4,
-		    .nr_gp = 8,
-		    .gp_width = 48,
-		    .nr_fixed = 3,
-		    .fixed_width = 48,
-		    .ebx_len = 7,
-		    .signature = SIG_SKL,
-		    .ds = true,
-		    .full_width = true,
-		    .pebs_format = 3},
+	[Q_SKL8] = {PMU_MODEL_LAYOUT(4, 8, 48, 3, 48, 7), .signature = SIG_SKL, .ds = true,
+		    .full_width = true, .pebs_format = 3},
 	[Q_ICL] = {PMU_MODEL_ICL, .fixed_ecx = 0xf, .anythread_deprecated = true,
 		   .full_width = true, .signature = SIG_ICL, .ds = true, .pebs_format = 4,
 		   .pebs_baseline = true},

@@ -34,24 +34,13 @@ static const struct pmu_model_cfg profiles[] = {
 	/* version 1 (Core Solo/Duo era): 2 GP x 40, no fixed, no global MSRs */
 	[P_V1] = {.version = 1, .nr_gp = 2, .gp_width = 40, .ebx_len = 7, .signature = 0x000006e8},
 	/* a virtual PMU hiding ref cycles (bit 2) and branch misses (bit 6) */
-	[P_PARTIAL] = {.version = 2,
-		       .nr_gp = 4,
-		       .gp_width = 48,
-		       .nr_fixed = 3,
-		       .fixed_width = 48,
-		       .ebx = 0x44,
-		       .ebx_len = 7},
+	[P_PARTIAL] = {PMU_MODEL_LAYOUT(2, 4, 48, 3, 48, 7), .ebx = 0x44},
 	/* QEMU TCG: CPUID.0AH all zero */
 	[P_V0] = {.version = 0},
 	/* Skylake without FW_WRITE (e.g. some hypervisors): legacy 32-bit writes */
 	[P_SKL_LEGACY] = {PMU_MODEL_SKL},
 	/* v2 with 2 fixed counters only: ref cycles must go to a GP counter */
-	[P_V2_2FIXED] = {.version = 2,
-			 .nr_gp = 2,
-			 .gp_width = 40,
-			 .nr_fixed = 2,
-			 .fixed_width = 40,
-			 .ebx_len = 7},
+	[P_V2_2FIXED] = {PMU_MODEL_LAYOUT(2, 2, 40, 2, 40, 7)},
 };
 
 static struct pmu_model M;
@@ -1945,15 +1934,8 @@ END_TEST
 static const struct pmu_model_cfg pcore = {PMU_MODEL_ICL, .fixed_ecx = 0xf,
 					   .anythread_deprecated = true, .full_width = true,
 					   .signature = 0x00090675 /* Alder Lake-S */};
-static const struct pmu_model_cfg ecore = {.version = 5,
-					   .nr_gp = 6,
-					   .gp_width = 48,
-					   .nr_fixed = 3,
-					   .fixed_width = 48,
-					   .ebx_len = 8,
-					   .fixed_ecx = 0x7,
-					   .anythread_deprecated = true,
-					   .full_width = true,
+static const struct pmu_model_cfg ecore = {PMU_MODEL_LAYOUT(5, 6, 48, 3, 48, 8), .fixed_ecx = 0x7,
+					   .anythread_deprecated = true, .full_width = true,
 					   .signature = 0x00090675};
 
 /* CPU 0 a P-core (the model), CPU 1 an E-core (its own CPUID.0AH). */
