@@ -14,6 +14,7 @@
 #include "platform_test_cpu.h"
 #include "pmu_model.h"
 #include "check_main.h"
+#include "plan_check.h"
 
 /* Error rows of the tables leave the "expected mapping" fields out. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -474,21 +475,11 @@ START_TEST(test_encode_table)
 	const struct enc_row *r = &enc_rows[_i];
 	struct pmuprof_config cfg;
 	struct pmu_plan plan;
-	const char *why = NULL;
-	int rc;
 
 	use_profile(r->prof);
 	one_event(&cfg, r->cflags, r->config, r->period, r->evflags, r->source);
-	rc = pmu__plan(&C, &cfg, &plan, &why);
-	ck_assert_msg(rc == r->rc, "line %d: rc %d, want %d (%s)", r->line, rc, r->rc,
-		      why ? why : "-");
-	if (r->rc) {
-		ck_assert_msg(why && strstr(why, r->why), "line %d: why '%s' lacks '%s'", r->line,
-			      why ? why : "(null)", r->why);
-		ck_assert_msg(plan.nr == 0, "line %d: plan not empty on error", r->line);
+	if (plan_check(&C, &cfg, &plan, r->line, r->rc, r->why))
 		return;
-	}
-	ck_assert_msg(why == NULL, "line %d: why set on success", r->line);
 	ck_assert_int_eq(plan.nr, 1);
 	ck_assert_msg(plan.a[0].kind == r->kind && plan.a[0].idx == r->idx,
 		      "line %d: got kind %u idx %u", r->line, plan.a[0].kind, plan.a[0].idx);
