@@ -24,6 +24,22 @@ int tt_errnum(const char *name)
 	return -1;
 }
 
+const char *tt_second_open(int flags)
+{
+	static __thread char msg[128];
+	int fd2 = open(PMUPROF_DEVICE, flags);
+
+	if (fd2 >= 0) {
+		close(fd2);
+		return "second open() succeeded while the device is held";
+	}
+	if (errno != EBUSY) {
+		snprintf(msg, sizeof(msg), "second open(): %s, want EBUSY", strerror(errno));
+		return msg;
+	}
+	return NULL;
+}
+
 double tt_now(void)
 {
 	struct timespec ts;

@@ -57,6 +57,11 @@ extern const char *tt_prog;
 extern int tt_failures;
 void tt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A second open() of /dev/pmuprof (with flags) while the caller holds it:
+ * NULL when it fails with EBUSY as it must, else what went wrong (a
+ * per-thread buffer). */
+const char *tt_second_open(int flags);
+
 /* A cpu-clock (NMI-IPI) configuration that CONFIGURE accepts. */
 void tt_clock_config(struct pmuprof_config *c, uint64_t period_ns, uint32_t ring);
 /* GET_STATS (with nr per-CPU entries into cpus when cpus); 0 or -errno. */

@@ -109,6 +109,20 @@ msr_read() {
 	echo $((0x$(pmuregs rdmsr "$1" "$2")))
 }
 
+# check_no_pmu DMESG: what a guest without a PMU shows (emu_pmu_absent*;
+# needs bin:pmuregs, kmods: cpuid): CPUID.0AH all zero, no PDCM
+# (CPUID.1:ECX bit 15), and dmesg holding DMESG, Linux's word for why it
+# has no PMU driver.
+check_no_pmu() {
+	_why=$1
+	kmod_load cpuid
+	[ "$(pmuregs cpuid 0 0xa)" = "00000000 00000000 00000000 00000000" ] && pass_check cpuid-0a-zero ||
+		fail_check cpuid-0a-zero "$(pmuregs cpuid 0 0xa)"
+	set -- $(pmuregs cpuid 0 1)
+	[ $(((0x$3 >> 15) & 1)) = 0 ] && pass_check no-pdcm || fail_check no-pdcm "CPUID.1:ECX=$3"
+	dmesg | grep -q "$_why" && pass_check no-pmu-driver || fail_check no-pmu-driver "$(dmesg | grep 'Performance Events\|PMU')"
+}
+
 # pp_allocations: the module's live session allocations (debugfs), "" if absent.
 pp_allocations() {
 	sed -n 's/.*session=\([0-9]*\).*/\1/p' /sys/kernel/debug/pmuprof/allocations 2>/dev/null
