@@ -19,6 +19,7 @@
 #include "lib/pmufile/pmufile.h"
 #include "userspace/pmuctl/ksyms.h"
 #include "check_main.h"
+#include "tmpdir.h"
 
 static char dir[256];
 static char errbuf[1024];
@@ -45,24 +46,15 @@ static const char kallsyms[] = "0000000000000000 A fixed_percpu_data\n"
 static void setup(void)
 {
 	char path[300];
-	FILE *f;
 
-	snprintf(dir, sizeof(dir), "%s/test_ksyms.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	pp_tmpdir(dir, sizeof(dir), "test_ksyms");
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(kallsyms, f);
-	fclose(f);
+	pp_write_text(path, kallsyms);
 }
 
 static void teardown(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	pp_rm_tree(dir);
 }
 
 /* A SAMPLE record with ip and a kernel and a user stack into buf. */
@@ -260,7 +252,6 @@ START_TEST(test_unreadable_or_unprivileged)
 	size_t len = put_sample(recs, k[0], true, k, 1, NULL, 0), written;
 	char path[300];
 	struct ksyms *ks;
-	FILE *f;
 	char *text;
 
 	/* no kallsyms at all: nothing is written, nothing fails */
@@ -272,9 +263,7 @@ START_TEST(test_unreadable_or_unprivileged)
 	ksyms__free(ks);
 	/* an unprivileged reader sees every address as 0: no symbols */
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
-	f = fopen(path, "w");
-	fputs("0000000000000000 T _text\n0000000000000000 T vfs_read\n", f);
-	fclose(f);
+	pp_write_text(path, "0000000000000000 T _text\n0000000000000000 T vfs_read\n");
 	text = round_trip(recs, len, &written, 0);
 	ck_assert_str_eq(text, "");
 	ck_assert_uint_eq(written, 0);

@@ -22,6 +22,7 @@
 #include "lib/pmufile/format.h"
 #include "lib/pmufile/pmufile.h"
 #include "userspace/pmuctl/numa.h"
+#include "tmpdir.h"
 
 #define G (1ull << 30)
 
@@ -188,21 +189,9 @@ static void mkdirs(const char *sub)
 static void put(const char *sub, const char *text)
 {
 	char p[512];
-	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, sub);
-	f = fopen(p, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void rm_tree(void)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	pp_write_text(p, text);
 }
 
 START_TEST(test_sysfs)
@@ -224,9 +213,7 @@ START_TEST(test_sysfs)
 	struct pmufile_numa n;
 	char err[512], cpus[64];
 
-	snprintf(dir, sizeof(dir), "%s/test_numa.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	pp_tmpdir(dir, sizeof(dir), "test_numa");
 	/* no node directory: a kernel without NUMA, nothing to record */
 	ck_assert_int_eq(numa__read(dir, &n, err, sizeof(err)), -ENOENT);
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
@@ -303,7 +290,7 @@ START_TEST(test_sysfs)
 	ck_assert(!f->has_numa);
 	ck_assert_uint_eq(f->numa.nr_nodes, 0);
 	pmufile__close(f);
-	rm_tree();
+	pp_rm_tree(dir);
 }
 END_TEST
 

@@ -17,6 +17,7 @@
 #include "host/pmuconv/perfdata.h"
 #include "host/pmuconv/util.h"
 #include "check_main.h"
+#include "tmpdir.h"
 
 static char dir[64], path[128];
 static uint8_t *buf;
@@ -32,11 +33,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[128];
-
 	free(buf);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	pp_rm_tree(dir);
 }
 
 static void slurp(void)

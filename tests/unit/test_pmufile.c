@@ -20,24 +20,19 @@
 #include "lib/pmufile/pmufile.h"
 #include "lib/pmufile/format.h"
 #include "check_main.h"
+#include "tmpdir.h"
 
 static char tmpdir[256];
 static char errbuf[1024];
 
 static void setup(void)
 {
-	const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/test_pmufile.XXXXXX", base);
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	pp_tmpdir(tmpdir, sizeof(tmpdir), "test_pmufile");
 }
 
 static void teardown(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
+	pp_rm_tree(tmpdir);
 }
 
 static const char *tpath(const char *name)
