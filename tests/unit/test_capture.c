@@ -15,6 +15,7 @@
 #include "platform_test.h"
 #include "pmu_model.h"
 #include "check_main.h"
+#include "capture_fixture.h"
 #include "ring_sample.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
@@ -666,14 +667,8 @@ static struct capture_params cp;
 static void cap_setup(void)
 {
 	setup();
-	ck_assert_int_eq(ring__init(&ring, ring_mem, RING_SZ, 3, RING_SZ / 2), 0);
-	memset(&cc, 0, sizeof(cc));
-	capture__reset(&cc);
-	memset(&cp, 0, sizeof(cp));
+	capture_fixture(&ring, ring_mem, RING_SZ, 3, &cc, &cp, 64, 2);
 	cp.flags = PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK;
-	cp.depth = 64;
-	cp.privileged = true;
-	cp.nr_events = 2;
 	plat_test_task_set(1234, 1240, "workload", false, false);
 }
 

@@ -16,6 +16,7 @@
 #include "kernel/nmi/ring.h"
 #include "platform_test.h"
 #include "check_main.h"
+#include "capture_fixture.h"
 
 #define TARGET 1234u
 
@@ -149,14 +150,8 @@ static struct pp_regs uregs;
 static void cap_setup(void)
 {
 	setup();
-	ck_assert_int_eq(ring__init(&ring, ring_mem, RING_SZ, 1, RING_SZ / 2), 0);
-	memset(&cc, 0, sizeof(cc));
-	capture__reset(&cc);
-	memset(&cp, 0, sizeof(cp));
+	capture_fixture(&ring, ring_mem, RING_SZ, 1, &cc, &cp, 16, 1);
 	cp.flags = PMUPROF_CF_INHERIT;
-	cp.depth = 16;
-	cp.privileged = true;
-	cp.nr_events = 1;
 	cp.target = PMUPROF_TARGET_PID;
 	cp.pid = (s32)TARGET;
 	memset(&uregs, 0, sizeof(uregs));
