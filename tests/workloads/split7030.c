@@ -50,10 +50,7 @@ int main(int argc, char **argv)
 	unsigned long long k = 200000;
 	TT_OPTS(o, TT_NUM('k', &k, "ITERS_PER_UNIT"));
 
-	wl_run_parse(&run, argc, argv, "c:r:s:k:h", o);
-	if (optind != argc || k == 0)
-		wl_usage_error(&run);
-	if (wl_pin("split7030", run.cpu) != 0)
+	if (wl_run_begin(&run, argc, argv, "c:r:s:k:h", o, &k) != 0)
 		return 1;
 
 	for (wl_start(&run); wl_more(&run); run.done++) {

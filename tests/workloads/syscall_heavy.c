@@ -57,10 +57,7 @@ int main(int argc, char **argv)
 	double t;
 	TT_OPTS(o, TT_NUM('n', &n, "CALLS_PER_ROUND"));
 
-	wl_run_parse(&run, argc, argv, "c:r:s:n:h", o);
-	if (optind != argc || n == 0)
-		wl_usage_error(&run);
-	if (wl_pin("syscall_heavy", run.cpu) != 0)
+	if (wl_run_begin(&run, argc, argv, "c:r:s:n:h", o, &n) != 0)
 		return 1;
 	fd = open("/dev/zero", O_RDONLY);
 	if (fd < 0) {

@@ -131,6 +131,20 @@ static inline int wl_run_parse(struct wl_run *r, int argc, char **argv, const ch
 	return -1;
 }
 
+/*
+ * The start of a workload taking options only: wl_run_parse (every option
+ * in T or the round options), then no operands and *count non-zero, else
+ * wl_usage_error; then pinned to -c CPU. 0, or -1 when it cannot pin.
+ */
+static inline int wl_run_begin(struct wl_run *r, int argc, char **argv, const char *shortopts,
+			       const struct tt_opt *t, const unsigned long long *count)
+{
+	wl_run_parse(r, argc, argv, shortopts, t);
+	if (optind != argc || *count == 0)
+		wl_usage_error(r);
+	return wl_pin(r->prog, r->cpu) != 0 ? -1 : 0;
+}
+
 static inline void wl_start(struct wl_run *r)
 {
 	r->done = 0;
