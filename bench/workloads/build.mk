@@ -5,5 +5,5 @@
 # pointers everywhere, -O1) so user stacks walk with perf -g and pmuctl -g.
 BENCHWORK := $(BUILD)/bench/guest/benchwork
 BENCH_GUEST_BINS += $(BENCHWORK)
-$(BENCHWORK): bench/workloads/benchwork.c tests/workloads/wl_common.h
+$(BENCHWORK): bench/workloads/benchwork.c tests/workloads/wl_common.h tests/tools/opts.h
 	$(workload)

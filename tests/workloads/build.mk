@@ -5,6 +5,6 @@ WORKLOADS := split7030 syscall_heavy demo pagesizes insnloop pmuregs nofp tlbran
 	pebsforms
 WORKLOAD_BINS := $(addprefix $(BUILD)/guest/,$(WORKLOADS))
 GUEST_BINS += $(WORKLOAD_BINS)
-$(WORKLOAD_BINS): $(BUILD)/guest/%: tests/workloads/%.c tests/workloads/wl_common.h
+$(WORKLOAD_BINS): $(BUILD)/guest/%: tests/workloads/%.c tests/workloads/wl_common.h tests/tools/opts.h
 	$(workload)
 $(BUILD)/guest/numaplace: tests/tools/common.h # tt_usage
