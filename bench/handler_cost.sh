@@ -82,7 +82,7 @@ QEMU=$(sh tests/vm/qemu-pmu/build.sh)
 PERF_BIN=$(command -v perf)
 CPU=max,vendor=GenuineIntel,family=6,model=94,pmu=on,pmu-insn-totals=on
 ACCEL=${ACCEL:--accel tcg,thread=single}
-APPEND="console=ttyS0 quiet panic=-1 nmi_watchdog=0 retbleed=off tsc=reliable idle=halt maxcpus=1"
+APPEND="console=ttyS0 quiet panic=-1 nmi_watchdog=0 retbleed=off tsc=reliable idle=halt maxcpus=1 ${APPEND_EXTRA:-}"
 
 ST=$(mktemp -d)
 trap 'rm -rf "$ST"' EXIT
@@ -130,6 +130,7 @@ ko() {
 	insmod /pmuprof.ko max_handler_pct=0 || echo "HC insmod failed"
 	n=0
 	while [ ! -c /dev/pmuprof ] && [ \$n -lt 50 ]; do sleep 0.1; n=\$((n + 1)); done
+	echo "HC ko-text \$(cat /sys/module/pmuprof/sections/.text)"
 }
 cfg=none
 for a in \$(cat /proc/cmdline); do
@@ -199,7 +200,7 @@ boot() {
 	o=$ST/out.$1.$2
 	t0=$(date +%s)
 	# shellcheck disable=SC2086 # ACCEL is a list of options
-	"$QEMU" -L /usr/share/seabios -L /usr/share/qemu $ACCEL -cpu "$CPU" -smp 2 -m 1024 \
+	"$QEMU" -L /usr/share/seabios -L /usr/share/qemu $ACCEL ${QEMU_EXTRA:-} -cpu "$CPU" -smp 2 -m 1024 \
 		-nodefaults -display none -serial stdio -no-reboot -kernel "$KERNEL" -initrd "$ST/initrd" \
 		-append "$APPEND hc=$1" >"$o" 2>&1 || true
 	t1=$(date +%s)

@@ -16,6 +16,7 @@
 #include <linux/atomic.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/nospec.h>
 #include <linux/kprobes.h>
 #include <asm/msr.h>
 #include <asm/apic.h>
@@ -28,6 +29,7 @@
 #include <asm/perf_event.h>
 
 #include "pp_linux.h"
+#include "../nmi/fpwalk.h"
 
 void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
 {
@@ -122,51 +124,58 @@ void plat_release_evntsel(u32 msr)
 
 /*
  * The frame-pointer walk reads one {saved rbp, return address} pair per
- * frame, up to 256 times per sample, as perf's perf_callchain_user() does:
- * the checks that hold for the whole walk once (plat_user_batch_begin: the
- * page tables in CR3 are current's, and no fault is served:
- * pagefault_disable, a fault takes the exception-table fixup), then per
- * frame two loads between one STAC/CLAC after access_ok
- * (plat_copy_user_pair). copy_from_user_nmi() would pay a call into the
- * generic string copy for those 16 bytes (rep movsb where the CPU has ERMS:
- * a startup cost on hardware, 16 emulated iterations under TCG) and its
- * checks again for every frame. When CR3 does not hold current's page
- * tables (a context switch in progress, a paravirtualised CR3), no batch is
- * opened and copy_from_user_nmi() decides, with the kernel's own
- * nmi_uaccess_okay(), which is not exported to modules.
+ * frame, up to 256 times per sample. perf's perf_callchain_user() checks
+ * once per walk, then makes two __get_user() calls per frame (each a call
+ * with STAC, a speculation barrier and CLAC). Here the whole walk runs
+ * inside one user-access window, with no call in it (fpwalk.h, read
+ * inlined), as unsafe_get_user() is meant to be used:
+ *   - once: the page tables in CR3 are current's (else -1, and capture
+ *     walks with copy_from_user_nmi(), whose nmi_uaccess_okay() is not
+ *     exported to modules), pagefault_disable() (a fault takes the
+ *     exception-table fixup and ends the walk, nothing is paged in),
+ *     user_access_begin() over the whole user half (access_ok, STAC and
+ *     the speculation barrier);
+ *   - per frame: the range check access_ok would make (the 16 bytes below
+ *     TASK_SIZE_MAX), the address masked to 0 when out of range so that a
+ *     mispredicted check cannot load a kernel address speculatively
+ *     (array_index_mask_nospec), two exception-table-safe loads.
+ * copy_from_user_nmi() per frame would also pay the generic string copy
+ * (REP MOVS: a startup cost on hardware, 16 iterations under TCG).
  */
-bool plat_user_batch_begin(void)
+static __always_inline int pp_read_frame(u64 *next, u64 *ret, u64 fp)
 {
-	struct mm_struct *mm = current->mm;
+	const u64 __user *p;
+	unsigned long limit = TASK_SIZE_MAX - 2 * sizeof(u64) + 1;
 
-	if (!mm || read_cr3_pa() != __pa(mm->pgd))
-		return false;
-	pagefault_disable();
-	return true;
-}
-NOKPROBE_SYMBOL(plat_user_batch_begin);
-
-size_t plat_copy_user_pair(u64 *dst, u64 uaddr)
-{
-	const u64 __user *p = (const u64 __user *)(unsigned long)uaddr;
-
-	if (!user_access_begin(p, 2 * sizeof(u64)))
-		return 2 * sizeof(u64);
-	unsafe_get_user(dst[0], p, fault);
-	unsafe_get_user(dst[1], p + 1, fault);
-	user_access_end();
+	if (fp >= limit)
+		return -1;
+	p = (const u64 __user *)(unsigned long)(fp & array_index_mask_nospec(fp, limit));
+	unsafe_get_user(*next, p, fault);
+	unsafe_get_user(*ret, p + 1, fault);
 	return 0;
 fault:
-	user_access_end();
-	return 2 * sizeof(u64);
+	return -1;
 }
-NOKPROBE_SYMBOL(plat_copy_user_pair);
+FPWALK_DEFINE(pp_fp_walk_batched, pp_read_frame)
 
-void plat_user_batch_end(void)
+int plat_user_fp_walk(u64 fp, u64 *out, unsigned int room, u32 *sflags)
 {
+	struct mm_struct *mm = current->mm;
+	unsigned int n;
+
+	if (!mm || read_cr3_pa() != __pa(mm->pgd))
+		return -1;
+	pagefault_disable();
+	if (!user_access_begin((const void __user *)0, TASK_SIZE_MAX)) {
+		pagefault_enable();
+		return -1;
+	}
+	n = pp_fp_walk_batched(fp, out, room, sflags);
+	user_access_end();
 	pagefault_enable();
+	return (int)n;
 }
-NOKPROBE_SYMBOL(plat_user_batch_end);
+NOKPROBE_SYMBOL(plat_user_fp_walk);
 
 size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
 {

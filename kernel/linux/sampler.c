@@ -42,7 +42,7 @@
  * expiry.
  *
  * Recognising our NMIs. NMIs carry no source, so the handler decides from
- * state: it claims an NMI when pmu__handle_nmi_ex() finds an overflow of
+ * state: it claims an NMI when pmu__handle_nmi_at() finds an overflow of
  * ours, or when it consumes the outstanding IPI (atomic_xchg to 0, H1). An
  * NMI without a PMI of ours consumes it; an NMI that served a PMI consumes
  * it only if it is SENT and was raised more than PP_IPI_LANDED_NS ago (H0,
@@ -253,7 +253,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct pp_cpu *pc = this_cpu_ptr(pp_cpus);
 	struct pp_session *s = &pp_sess;
-	struct pp_emit_ctx ec;
+	struct pp_emit_ctx ec PP_NOINIT; /* every field set below or before use */
 	int handled = 0, n;
 	u64 t_end;
 
@@ -273,7 +273,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec.wake = false;
 	ec.now = plat_now_ns();
 
-	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_ex(&pc->pmu, &pp_pmu_ops, &ec) : 0;
+	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_at(&pc->pmu, &pp_pmu_ops, &ec, ec.now) : 0;
 	/* An NMI that served a PMI takes the outstanding IPI only once the IPI
 	 * must have landed: one not raised yet, or a young one, is still in
 	 * flight or latched behind this NMI, and will come as an NMI of its own

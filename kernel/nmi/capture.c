@@ -3,16 +3,18 @@
  * kernel/nmi/capture.c: build sample records in NMI context. See capture.h.
  *
  * Cost: one sample is a task snapshot, an optional ORC walk (platform), an
- * optional frame-pointer walk of at most `depth` 16-byte user reads, an
- * optional data-address step (dataaddr.h: <= 2 instruction fetches, one
- * decode, <= 10 page-table reads), one ring reservation and one copy of at
- * most PMUPROF_MAX_RECORD bytes; with CF_USTACK_COPY a copy of at most
+ * optional frame-pointer walk of at most `depth` 16-byte user reads written
+ * straight into the record (reserved for `depth` frames, then trimmed:
+ * ring__trim), an optional data-address step (dataaddr.h: <= 2 instruction
+ * fetches, one decode, <= 10 page-table reads), one ring reservation and
+ * the copy of the kernel stack; with CF_USTACK_COPY a copy of at most
  * PMUPROF_USTACK_COPY_MAX bytes of user stack, straight into the record, at
  * most one platform copy per 4 KiB page. Every loop is bounded by `depth`
  * (<= PMUPROF_MAX_DEPTH) or by the copy size.
  */
 #include "capture.h"
 #include "dataaddr.h"
+#include "fpwalk.h"
 
 static inline bool cpu_in_mask(const u64 *mask, u32 cpu)
 {
@@ -130,50 +132,39 @@ void capture__user_stack_copy(const struct pp_regs *uregs, struct pmuprof_sample
 }
 PP_NOKPROBE(capture__user_stack_copy);
 
+/* One frame record through the careful copy: for walks without a batch. */
+static __always_inline int careful_read_frame(u64 *next, u64 *ret, u64 fp)
+{
+	u64 frame[2];
+
+	if (plat_copy_user_nmi(frame, fp, sizeof(frame)))
+		return -1;
+	*next = frame[0];
+	*ret = frame[1];
+	return 0;
+}
+FPWALK_DEFINE(careful_fp_walk, careful_read_frame)
+
 unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned int max,
 				 u32 *sflags)
 {
-	u64 frame[2]; /* a frame record: {saved rbp, return address} */
-	unsigned int n = 0;
-	bool batch;
 	u64 fp;
+	int n;
 
 	if (!max)
 		return 0;
-	out[n++] = uregs->ip;
+	out[0] = uregs->ip;
 	if (uregs->compat)
-		return n; /* 32-bit frames are not walked (documented) */
+		return 1; /* 32-bit frames are not walked (documented) */
 	fp = uregs->gpr[PP_REG_BP];
 	if (!fp || (fp & 7))
-		return n;
+		return 1;
 	/* The checks that hold for the whole walk once, as perf does; without
 	 * a batch (page tables not current's), the careful copy per frame. */
-	batch = plat_user_batch_begin();
-	/* Bounded: at most max - 1 iterations, one 16-byte read each. */
-	while (fp) {
-		if (fp & 7)
-			break; /* not a frame pointer (code built without them) */
-		if (n == max) {
-			*sflags |= PMUPROF_SF_USTACK_TRUNC;
-			break;
-		}
-		if ((batch ? plat_copy_user_pair(frame, fp)
-			   : plat_copy_user_nmi(frame, fp, sizeof(frame))) != 0) {
-			*sflags |= PMUPROF_SF_USTACK_FAULT;
-			break;
-		}
-		if (!frame[1])
-			break;
-		out[n++] = frame[1];
-		/* Stacks grow down, so callers' frames are at higher addresses:
-		 * a frame pointer that does not grow is a loop or garbage. */
-		if (frame[0] <= fp)
-			break;
-		fp = frame[0];
-	}
-	if (batch)
-		plat_user_batch_end();
-	return n;
+	n = plat_user_fp_walk(fp, out + 1, max - 1, sflags);
+	if (n < 0)
+		n = (int)careful_fp_walk(fp, out + 1, max - 1, sflags);
+	return 1 + (unsigned int)n;
 }
 PP_NOKPROBE(capture__user_stack);
 
@@ -237,13 +228,13 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 {
 	struct capture_ctx *c = &cc->ctx[ctx];
 	struct pmuprof_sample *s;
-	struct pp_task task;
-	struct pp_regs uregs, pregs;
-	struct pmuprof_sample_addr addr;
+	struct pp_task task PP_NOINIT;
+	struct pp_regs uregs PP_NOINIT, pregs PP_NOINIT;
+	struct pmuprof_sample_addr addr PP_NOINIT;
 	const struct pp_regs *ur = NULL;
 	const struct pp_regs *regs = iregs; /* the sample's IP and mode */
-	unsigned int nk = 0, nu = 0;
-	u32 sflags = 0, size;
+	unsigned int nk = 0, nu = 0, nu_max = 0;
+	u32 sflags = 0, size, cut;
 	bool trunc = false, want_addr;
 	u64 *stacks;
 
@@ -293,7 +284,7 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 			ur = &uregs;
 		}
 		if (ur && (p->flags & PMUPROF_CF_USTACK))
-			nu = capture__user_stack(ur, c->ustack, p->depth, &sflags);
+			nu_max = p->depth; /* walked straight into the record */
 		if (ur && p->ustack_copy)
 			sflags |= PMUPROF_SF_USTACK_COPY;
 	}
@@ -314,13 +305,40 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 		sflags |= PMUPROF_SF_ADDR;
 	}
 
-	size = capture__sample_size(want_addr, nk, nu);
+	/* Room for the deepest user stack: the walk writes into the record
+	 * (no scratch copy), which is then trimmed to the frames found. A ring
+	 * with less room than that left loses the sample even if its stack
+	 * would have fitted. */
+	size = capture__sample_size(want_addr, nk, nu_max);
 	if (sflags & PMUPROF_SF_USTACK_COPY)
 		size += (u32)sizeof(struct pmuprof_sample_ustack) + p->ustack_copy;
 	s = ring__reserve_sample(r, size, now_ns);
 	if (!s) {
 		ctx_count_lost(c, event);
 		return CAPTURE_LOST;
+	}
+	stacks = (u64 *)(s + 1);
+	if (want_addr) {
+		memcpy(stacks, &addr, sizeof(addr));
+		stacks += sizeof(addr) / sizeof(u64);
+	}
+	if (nk)
+		memcpy(stacks, c->kstack, nk * sizeof(u64));
+	if (nu_max)
+		nu = capture__user_stack(ur, stacks + nk, nu_max, &sflags);
+	cut = (nu_max - nu) * (u32)sizeof(u64);
+	if (cut) {
+		ring__trim(r, s, size, cut);
+		size -= cut;
+	}
+	if (sflags & PMUPROF_SF_USTACK_COPY) {
+		struct pmuprof_sample_ustack *us = (void *)(stacks + nk + nu);
+
+		/* straight into the ring: the record is this CPU's until commit */
+		capture__user_stack_copy(ur, us, (u8 *)(us + 1), p->ustack_copy);
+		c->copy_bytes += us->valid;
+		if (us->valid < p->ustack_copy)
+			c->copy_short++;
 	}
 	s->hdr.type = PMUPROF_REC_SAMPLE;
 	s->hdr.misc = regs->user ? PMUPROF_MISC_USER : PMUPROF_MISC_KERNEL;
@@ -344,22 +362,6 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 	s->nr_ustack = (u16)nu;
 	memcpy(s->comm, task.comm, sizeof(s->comm));
 	s->comm[sizeof(s->comm) - 1] = '\0';
-	stacks = (u64 *)(s + 1);
-	if (want_addr) {
-		memcpy(stacks, &addr, sizeof(addr));
-		stacks += sizeof(addr) / sizeof(u64);
-	}
-	memcpy(stacks, c->kstack, nk * sizeof(u64));
-	memcpy(stacks + nk, c->ustack, nu * sizeof(u64));
-	if (sflags & PMUPROF_SF_USTACK_COPY) {
-		struct pmuprof_sample_ustack *us = (void *)(stacks + nk + nu);
-
-		/* straight into the ring: the record is this CPU's until commit */
-		capture__user_stack_copy(ur, us, (u8 *)(us + 1), p->ustack_copy);
-		c->copy_bytes += us->valid;
-		if (us->valid < p->ustack_copy)
-			c->copy_short++;
-	}
 	if (ring__commit(r, s))
 		*wake = true;
 

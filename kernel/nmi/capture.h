@@ -89,9 +89,9 @@ struct capture_ctx {
 	/* CF_USTACK_COPY: stack bytes copied, copies that stopped early */
 	u64 copy_bytes;
 	u64 copy_short;
-	/* scratch: stacks are gathered here, then copied into the record */
+	/* scratch: the kernel stack is gathered here, then copied into the
+	 * record (the user stack is walked straight into the record) */
 	u64 kstack[PMUPROF_MAX_DEPTH];
-	u64 ustack[PMUPROF_MAX_DEPTH];
 };
 
 struct capture_cpu {

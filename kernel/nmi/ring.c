@@ -259,6 +259,30 @@ void *ring__reserve(struct ring *r, u32 size)
 }
 PP_NOKPROBE(ring__reserve);
 
+void ring__trim(struct ring *r, void *rec, u32 size, u32 cut)
+{
+	u8 *end = (u8 *)rec + size;
+	struct pmuprof_record_header *ph;
+	u64 old;
+
+	if (!cut || cut >= size || (cut & (RING_ALIGN - 1)))
+		return;
+	/* Nothing reserved behind the record: reserve_head's offset is the
+	 * record's end. (Reservations behind an open record stay below the
+	 * ring's size, so they cannot bring the offset round to it.) A local
+	 * cmpxchg: a nested writer that reserves in between makes it fail. */
+	old = pp_local_read(&r->reserve_head);
+	RING_HOOK(r, RING_HOOK_TRIM);
+	if (((u32)old & r->mask) == ((u32)(end - r->data) & r->mask) &&
+	    pp_local_cmpxchg(&r->reserve_head, old, old - cut) == old)
+		return;
+	ph = (struct pmuprof_record_header *)(end - cut);
+	ph->type = RING_REC_PAD;
+	ph->misc = 0;
+	ph->size = cut;
+}
+PP_NOKPROBE(ring__trim);
+
 bool ring__commit(struct ring *r, void *rec)
 {
 	(void)rec; /* the outermost commit publishes every open record */

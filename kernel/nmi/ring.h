@@ -93,6 +93,16 @@ void ring__reset(struct ring *r);
  */
 void *ring__reserve_sample(struct ring *r, u32 size, u64 now_ns);
 bool ring__commit(struct ring *r, void *rec);
+/*
+ * Shorten the open record at `rec` (reserved on this CPU, not committed,
+ * `size` bytes) by its last `cut` bytes (a multiple of 8, less than size):
+ * for a writer that reserves its largest size and learns the real one
+ * while filling (a user stack written straight into the record). When
+ * nothing was reserved after the record, reserve_head moves back over the
+ * cut; when a nested writer reserved behind it, the cut becomes a PAD
+ * record. The caller sets its header's size to size - cut. [NMI]
+ */
+void ring__trim(struct ring *r, void *rec, u32 size, u32 cut);
 /* Reserve a non-sample record (THROTTLE, PERIOD): no LOST bookkeeping;
  * a failure counts in stats.other_dropped. */
 void *ring__reserve(struct ring *r, u32 size);
@@ -131,6 +141,7 @@ enum ring_hook {
 	RING_HOOK_PUBLISH,	  /* outermost: reserve_head read, head not stored */
 	RING_HOOK_PUBLISHED,	  /* head stored, nest still 1 */
 	RING_HOOK_NEST_CLEARED,	  /* nest back to 0, before the re-check */
+	RING_HOOK_TRIM,		  /* ring__trim: reserve_head read, not moved back */
 	RING_HOOK__MAX,
 };
 extern void (*ring_test_hook)(struct ring *r, enum ring_hook where);

@@ -249,6 +249,10 @@ struct pmu_emit_ops {
 	pmu_check_pebs_fn check_pebs;
 };
 int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx);
+/* Same, with the handler's time stamp taken by the caller (`now`, as
+ * plat_now_ns(): the frequency-mode clock), so an NMI handler that already
+ * read the clock does not read it again. [NMI] */
+int pmu__handle_nmi_at(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx, u64 now);
 
 /* Throttling: multiply this CPU's period of `event` by `factor`. [NMI] */
 void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor);

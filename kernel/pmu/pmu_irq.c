@@ -187,19 +187,17 @@ static u32 v1_overflowed(const struct pmu_plan *plan)
 	return m;
 }
 
-static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
+static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx, u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	u32 ovf = v1_overflowed(plan);
 	unsigned int loops = 0;
 	int n = 0;
-	u64 now;
 
 	if (!ovf) {
-		plat_lvtpc_set_nmi(); /* not ours: see pmu__handle_nmi_ex */
+		plat_lvtpc_set_nmi(); /* not ours: see pmu__handle_nmi_at */
 		return 0;
 	}
-	now = plat_now_ns();
 	/* disable ours; inside pmu__cpu_stop, as stop leaves them (0) */
 	for (u32 i = 0; i < plan->nr; i++)
 		plat_wrmsr(MSR_IA32_PERFEVTSEL0 + plan->a[i].idx,
@@ -234,16 +232,22 @@ PP_NOKPROBE(pmu__handle_nmi);
 
 int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx)
 {
+	return pmu__handle_nmi_at(pc, ops, ctx, plat_now_ns());
+}
+PP_NOKPROBE(pmu__handle_nmi_ex);
+
+int pmu__handle_nmi_at(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx, u64 now)
+{
 	const struct pmu_plan *plan = pc->plan;
 	unsigned int loops = 0;
-	u64 ours, want, status, ctrl, now;
+	u64 ours, want, status, ctrl;
 	bool buf_pmi = false, tail_checked = false;
 	int n = 0;
 
 	if (!pc->running || !plan || !plan->nr)
 		return 0;
 	if (!pmu__has_global(plan))
-		return handle_v1(pc, ops->emit, ctx); /* no PEBS before version 2 */
+		return handle_v1(pc, ops->emit, ctx, now); /* no PEBS before version 2 */
 
 	ours = plan->global_ctrl;
 	/* What makes an NMI ours: an overflow of a counter that interrupts
@@ -266,7 +270,6 @@ int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	}
 
 	ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
-	now = plat_now_ns();
 again:
 	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
 	for (;;) {
@@ -336,4 +339,4 @@ again:
 	/* a buffer PMI of ours with no usable record is still ours */
 	return n ? n : (buf_pmi ? 1 : 0);
 }
-PP_NOKPROBE(pmu__handle_nmi_ex);
+PP_NOKPROBE(pmu__handle_nmi_at);

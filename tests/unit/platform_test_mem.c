@@ -3,6 +3,7 @@
 #include "platform_test_mem.h"
 #include "pmuprof/x86_paging.h"
 #include "../../include/uapi/pmuprof.h"
+#include "../../kernel/nmi/fpwalk.h"
 
 struct mem_region {
 	u64 addr;
@@ -15,9 +16,9 @@ static struct mem_region kernel_regions[PLAT_TEST_MEM_MAX_REGIONS];
 static unsigned int nr_user, nr_kernel;
 static bool user_all_or_nothing;
 static unsigned int user_copies, kernel_copies;
-/* user batches (plat_user_batch_begin/end): opened, refused, misuse */
-static bool user_batch_open, user_batch_refused;
-static unsigned int user_batches, user_batch_misuse;
+/* batched walks (plat_user_fp_walk): done, refused */
+static bool user_batch_refused;
+static unsigned int user_batches;
 
 static u64 pt_pool[PLAT_TEST_PT_MAX_TABLES][X86_PT_ENTRIES];
 static unsigned int pt_used;
@@ -38,8 +39,8 @@ void plat_test_mem_reset(void)
 	nr_user = nr_kernel = 0;
 	user_all_or_nothing = false;
 	user_copies = kernel_copies = 0;
-	user_batch_open = user_batch_refused = false;
-	user_batches = user_batch_misuse = 0;
+	user_batch_refused = false;
+	user_batches = 0;
 	plat_test_pt_init(4);
 }
 
@@ -89,11 +90,6 @@ unsigned int plat_test_mem_user_batches(void)
 	return user_batches;
 }
 
-unsigned int plat_test_mem_user_batch_misuse(void)
-{
-	return user_batch_misuse + (user_batch_open ? 1 : 0);
-}
-
 static const u8 *find_byte(const struct mem_region *r, unsigned int nr, u64 addr)
 {
 	unsigned int i;
@@ -134,27 +130,24 @@ size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
 	return n - ok;
 }
 
-bool plat_user_batch_begin(void)
+static inline int fake_read_frame(u64 *next, u64 *ret, u64 fp)
+{
+	u64 frame[2];
+
+	if (plat_copy_user_nmi(frame, fp, sizeof(frame)))
+		return -1;
+	*next = frame[0];
+	*ret = frame[1];
+	return 0;
+}
+FPWALK_DEFINE(fake_fp_walk, fake_read_frame)
+
+int plat_user_fp_walk(u64 fp, u64 *out, unsigned int room, u32 *sflags)
 {
 	if (user_batch_refused)
-		return false;
+		return -1;
 	user_batches++;
-	user_batch_open = true;
-	return true;
-}
-
-size_t plat_copy_user_pair(u64 *dst, u64 uaddr)
-{
-	if (!user_batch_open)
-		user_batch_misuse++; /* a pair read outside a batch */
-	return plat_copy_user_nmi(dst, uaddr, 2 * sizeof(u64)) ? 2 * sizeof(u64) : 0;
-}
-
-void plat_user_batch_end(void)
-{
-	if (!user_batch_open)
-		user_batch_misuse++;
-	user_batch_open = false;
+	return (int)fake_fp_walk(fp, out, room, sflags);
 }
 
 int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n)

@@ -12,11 +12,10 @@
  *                              it copies nothing when any byte faults (the
  *                              worst case the real one is allowed).
  *   plat_copy_kernel_nofault() all or nothing, 0 or -EFAULT.
- *   plat_user_batch_begin/end  open/close a batch (refused on request);
- *   plat_copy_user_pair()      plat_copy_user_nmi() of 16 bytes, all or
- *                              nothing; a call outside a batch, an end
- *                              without a begin or a batch left open counts
- *                              as misuse.
+ *   plat_user_fp_walk()        one batch per call (refused on request:
+ *                              -1), the walk of kernel/nmi/fpwalk.h over
+ *                              plat_copy_user_nmi() reads of 16 bytes, all
+ *                              or nothing.
  *
  * Fake page tables: a pool of 4 KiB tables at fake physical addresses
  * (PLAT_TEST_PT_PHYS_BASE + i * 4096). plat_test_pt_init(levels) creates an
@@ -46,11 +45,10 @@ int plat_test_mem_code_pages(u64 user_code, u64 kern_text);
 /* Calls made so far (to check that code does not read more than needed). */
 unsigned int plat_test_mem_user_copies(void);
 unsigned int plat_test_mem_kernel_copies(void);
-/* Make plat_user_batch_begin() refuse (no batch: CR3 not current's). */
+/* Make plat_user_fp_walk() refuse (no batch: CR3 not current's). */
 void plat_test_mem_user_batch_refuse(bool on);
+/* Batched walks done (plat_user_fp_walk calls that were not refused). */
 unsigned int plat_test_mem_user_batches(void);
-/* Pair reads outside a batch, unbalanced ends, a batch still open. */
-unsigned int plat_test_mem_user_batch_misuse(void);
 
 /* --- fake page tables ------------------------------------------------- */
 #define PLAT_TEST_PT_PHYS_BASE	0x10000000ull

@@ -218,6 +218,53 @@ START_TEST(test_init_validation)
 }
 END_TEST
 
+/* ring__trim: the cut goes back to the ring when nothing follows the
+ * record; behind a nested record it becomes a PAD the consumer skips. */
+START_TEST(test_trim)
+{
+	const struct pmuprof_record_header *h;
+	void *a, *b;
+
+	a = ring__reserve_sample(&R, 256, 0);
+	ck_assert_ptr_eq(a, mem);
+	ring__trim(&R, a, 256, 192);
+	trec_fill(a, 64, 0, 1);
+	ring__commit(&R, a);
+	ck_assert_uint_eq(R.reserve_head, 64);
+	ck_assert_uint_eq(ring__queued(&R), 64);
+	b = put(&R, 128, NULL);
+	ck_assert_ptr_eq(b, mem + 64); /* right behind the trimmed record */
+
+	/* nested: b reserved behind a before a is trimmed */
+	a = ring__reserve_sample(&R, 256, 0);
+	ck_assert_ptr_eq(a, mem + 192);
+	b = ring__reserve_sample(&R, 64, 0);
+	ck_assert_ptr_eq(b, mem + 448);
+	trec_fill(b, 64, 1, 2);
+	ring__commit(&R, b);
+	ring__trim(&R, a, 256, 128);
+	trec_fill(a, 128, 0, 3);
+	ring__commit(&R, a);
+	ck_assert_uint_eq(R.reserve_head, 512);
+	ck_assert_uint_eq(R.head, 512);
+	h = (const void *)(mem + 320);
+	ck_assert_uint_eq(h->type, RING_REC_PAD);
+	ck_assert_uint_eq(h->size, 128);
+
+	/* nothing to do: no cut, a cut not a multiple of 8, the whole record */
+	a = ring__reserve_sample(&R, 64, 0);
+	ring__trim(&R, a, 64, 0);
+	ring__trim(&R, a, 64, 12);
+	ring__trim(&R, a, 64, 64);
+	ck_assert_uint_eq(R.reserve_head, 576);
+	trec_fill(a, 64, 0, 4);
+	ring__commit(&R, a);
+	/* records in order, PAD skipped: 64, 128, 128 (a), 64 (b), 64 */
+	ck_assert_uint_eq(drain(&R, NULL, NULL), 5);
+	assert_accounting(&R);
+}
+END_TEST
+
 START_TEST(test_exact_fit)
 {
 	void *p[RSIZE / KB];
@@ -654,11 +701,15 @@ static void nt_produce(struct ring *r, int level)
 	void *p;
 
 	nt.attempts++;
-	p = ring__reserve_sample(r, size, 500 + (u64)level);
+	/* reserved 16 bytes too large and trimmed, as capture does with user
+	 * stacks: a producer nested behind the record turns the cut into a
+	 * PAD (RING_HOOK_TRIM), otherwise reserve_head moves back */
+	p = ring__reserve_sample(r, size + 16, 500 + (u64)level);
 	if (!p) {
 		nt.fails++;
 		return;
 	}
+	ring__trim(r, p, size + 16, 16);
 	trec_fill(p, size, (u32)level, nt.seq[level]++);
 	ring__commit(r, p);
 }
@@ -1085,6 +1136,7 @@ static Suite *ring_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_init_validation);
 	tcase_add_test(tc, test_exact_fit);
+	tcase_add_test(tc, test_trim);
 	tcase_add_test(tc, test_wrap_with_pad);
 	tcase_add_test(tc, test_full_and_lost_accounting);
 	tcase_add_test(tc, test_lost_record_contents);

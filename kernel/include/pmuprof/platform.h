@@ -90,16 +90,15 @@ void plat_release_evntsel(u32 msr);
 /* --- Memory access from NMI context ----------------------------------- */
 /* Copy from the current task's user memory; returns bytes NOT copied. */
 size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n); /* [NMI] */
-/* A batch of reads from the current task's user memory (the frame-pointer
- * walk): begin once, plat_copy_user_pair() per frame, end once. begin makes
- * the checks that hold for the whole batch (current's page tables are the
- * loaded ones, faults are not served); when it returns false, no batch is
- * open and plat_copy_user_nmi() must be used instead. */
-bool plat_user_batch_begin(void); /* [NMI] */
-/* 16 bytes at an 8-byte aligned user address inside a batch; returns bytes
- * NOT copied (0 or 16). */
-size_t plat_copy_user_pair(u64 *dst, u64 uaddr); /* [NMI] */
-void plat_user_batch_end(void);			 /* [NMI] */
+/* Frame-pointer walk of the current task's user stack from frame pointer
+ * `fp` as a batch of reads (the checks that hold for the whole walk once,
+ * no fault served; Linux: one user-access window), with the loop and stop
+ * rules of kernel/nmi/fpwalk.h: return addresses into out[0..room-1],
+ * PMUPROF_SF_USTACK_FAULT / _TRUNC into *sflags. Returns the entries stored,
+ * or -1 when no batch can be opened (current's page tables are not the
+ * loaded ones): nothing was read, the caller walks with
+ * plat_copy_user_nmi(). */
+int plat_user_fp_walk(u64 fp, u64 *out, unsigned int room, u32 *sflags); /* [NMI] */
 /* Copy from kernel memory that may be unmapped; 0 or -EFAULT. */
 int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n); /* [NMI] */
 

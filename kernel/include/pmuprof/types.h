@@ -38,4 +38,20 @@ typedef int64_t s64;
 
 #define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * PP_NOINIT after a local: the compiler does not clear it on entry. Kernels
+ * built with -ftrivial-auto-var-init=zero (CONFIG_INIT_STACK_ALL_ZERO,
+ * Debian's and most distributions') clear every local, a large one with a
+ * REP STOS. Only for large locals of the NMI path that are written before
+ * every read (the handler cost: bench/RESULTS.md, issue 15).
+ */
+#if defined(__has_attribute)
+#if __has_attribute(__uninitialized__)
+#define PP_NOINIT __attribute__((__uninitialized__))
+#endif
+#endif
+#ifndef PP_NOINIT
+#define PP_NOINIT
+#endif
+
 #endif /* PMUPROF_TYPES_H */
