@@ -147,14 +147,12 @@ NOKPROBE_SYMBOL(pp_rate_note);
  * mode to its own control). Each change is a THROTTLE or UNTHROTTLE
  * record. [NMI or IRQ]
  */
-static void pp_rate(enum capture_rate r, struct pp_cpu *pc, struct pp_session *s, unsigned int ctx,
-		    u64 now, bool *wake)
+static void pp_rate_change(enum capture_rate r, struct pp_cpu *pc, struct pp_session *s,
+			   unsigned int ctx, u64 now, bool *wake)
 {
 	bool raise = r == CAPTURE_RATE_RAISE;
 	u32 i;
 
-	if (r == CAPTURE_RATE_KEEP)
-		return;
 	if (s->plan.clock_event >= 0) {
 		u64 before = READ_ONCE(pc->clock_period_ns);
 		u64 after =
@@ -181,7 +179,15 @@ static void pp_rate(enum capture_rate r, struct pp_cpu *pc, struct pp_session *s
 		pc->pmu_period_seen[i] = pc->pmu.period[i]; /* reported as (UN)THROTTLE */
 	}
 }
-NOKPROBE_SYMBOL(pp_rate);
+NOKPROBE_SYMBOL(pp_rate_change);
+
+/* Nearly every run keeps the rate: no call for that. */
+static __always_inline void pp_rate(enum capture_rate r, struct pp_cpu *pc, struct pp_session *s,
+				    unsigned int ctx, u64 now, bool *wake)
+{
+	if (r != CAPTURE_RATE_KEEP)
+		pp_rate_change(r, pc, s, ctx, now, wake);
+}
 
 struct pp_emit_ctx {
 	struct pp_cpu *pc;
@@ -204,8 +210,9 @@ static void pp_pmu_emit(void *arg, u32 event, u64 period)
 		pp_regs_from_pt(&ec->lr, ec->regs, want_segs(s));
 		ec->converted = true;
 	}
-	capture__sample(&ec->pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &ec->pc->ring, &ec->lr.pp,
-			s->plan.cfg.events[event].source, event, period, ec->now, &ec->wake);
+	capture__sample_precise(&ec->pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &ec->pc->ring,
+				&ec->lr.pp, s->plan.cfg.events[event].source, event, period,
+				ec->now, NULL, &ec->wake);
 }
 NOKPROBE_SYMBOL(pp_pmu_emit);
 

@@ -19,12 +19,6 @@ u64 pmu__arm_value(u64 period, u32 width)
 }
 PP_NOKPROBE(pmu__arm_value);
 
-u32 pmu__counter_width(const struct pmu_plan *plan, const struct pmu_assign *a)
-{
-	return a->kind == PMU_CTR_FIXED ? plan->fixed_width : plan->gp_width;
-}
-PP_NOKPROBE(pmu__counter_width);
-
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
 	u64 max = pmu__width_mask(pmu__counter_width(plan, a)) >> 1;
@@ -38,20 +32,6 @@ u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a)
 	return max;
 }
 PP_NOKPROBE(pmu__max_period);
-
-u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a)
-{
-	if (a->kind == PMU_CTR_FIXED)
-		return MSR_IA32_FIXED_CTR0 + a->idx;
-	return (plan->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + a->idx;
-}
-PP_NOKPROBE(pmu__counter_msr);
-
-u64 pmu__global_bit(const struct pmu_assign *a)
-{
-	return a->kind == PMU_CTR_FIXED ? X86_GLOBAL_FIXED(a->idx) : X86_GLOBAL_PMC(a->idx);
-}
-PP_NOKPROBE(pmu__global_bit);
 
 unsigned int pmu__decode_status(const struct pmu_plan *plan, u64 status, u8 *out)
 {

@@ -51,12 +51,24 @@ u64 pmu__arm_value(u64 period, u32 width);
 /* Largest period a counter of the plan accepts: 2^(width-1)-1, and at most
  * 2^31-1 when writes go through legacy IA32_PMCx (bit 31 sign-extends). */
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a);
-/* Bit width of the counter of assignment `a`. */
-u32 pmu__counter_width(const struct pmu_plan *plan, const struct pmu_assign *a);
+/* Bit width of the counter of assignment `a`. (Inline, as the two below:
+ * the NMI handler calls them per counter per PMI.) */
+static inline u32 pmu__counter_width(const struct pmu_plan *plan, const struct pmu_assign *a)
+{
+	return a->kind == PMU_CTR_FIXED ? plan->fixed_width : plan->gp_width;
+}
 /* MSR the counter of assignment `a` is written through. */
-u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a);
+static inline u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu_assign *a)
+{
+	if (a->kind == PMU_CTR_FIXED)
+		return MSR_IA32_FIXED_CTR0 + a->idx;
+	return (plan->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + a->idx;
+}
 /* GLOBAL_CTRL/STATUS bit of an assignment. */
-u64 pmu__global_bit(const struct pmu_assign *a);
+static inline u64 pmu__global_bit(const struct pmu_assign *a)
+{
+	return a->kind == PMU_CTR_FIXED ? X86_GLOBAL_FIXED(a->idx) : X86_GLOBAL_PMC(a->idx);
+}
 /* Assignment indexes whose GLOBAL_STATUS bit is set in status; returns the
  * count (bits not ours are ignored). */
 unsigned int pmu__decode_status(const struct pmu_plan *plan, u64 status, u8 *out);
