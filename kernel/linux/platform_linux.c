@@ -142,14 +142,13 @@ void plat_release_evntsel(u32 msr)
  * copy_from_user_nmi() per frame would also pay the generic string copy
  * (REP MOVS: a startup cost on hardware, 16 iterations under TCG).
  */
-static __always_inline int pp_read_frame(u64 *next, u64 *ret, u64 fp)
+static __always_inline int pp_read_frame(u64 *next, u64 *ret, u64 fp, u64 lim)
 {
 	const u64 __user *p;
-	unsigned long limit = TASK_SIZE_MAX - 2 * sizeof(u64) + 1;
 
-	if (fp >= limit)
+	if (fp >= lim)
 		return -1;
-	p = (const u64 __user *)(unsigned long)(fp & array_index_mask_nospec(fp, limit));
+	p = (const u64 __user *)(unsigned long)(fp & array_index_mask_nospec(fp, lim));
 	unsafe_get_user(*next, p, fault);
 	unsafe_get_user(*ret, p + 1, fault);
 	return 0;
@@ -170,7 +169,8 @@ int plat_user_fp_walk(u64 fp, u64 *out, unsigned int room, u32 *sflags)
 		pagefault_enable();
 		return -1;
 	}
-	n = pp_fp_walk_batched(fp, out, room, sflags);
+	/* lim: a frame record's 16 bytes end at TASK_SIZE_MAX at the latest */
+	n = pp_fp_walk_batched(fp, out, room, sflags, TASK_SIZE_MAX - 2 * sizeof(u64) + 1);
 	user_access_end();
 	pagefault_enable();
 	return (int)n;

@@ -133,10 +133,11 @@ void capture__user_stack_copy(const struct pp_regs *uregs, struct pmuprof_sample
 PP_NOKPROBE(capture__user_stack_copy);
 
 /* One frame record through the careful copy: for walks without a batch. */
-static __always_inline int careful_read_frame(u64 *next, u64 *ret, u64 fp)
+static __always_inline int careful_read_frame(u64 *next, u64 *ret, u64 fp, u64 lim)
 {
 	u64 frame[2];
 
+	(void)lim; /* plat_copy_user_nmi checks the address */
 	if (plat_copy_user_nmi(frame, fp, sizeof(frame)))
 		return -1;
 	*next = frame[0];
@@ -163,7 +164,7 @@ unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned
 	 * a batch (page tables not current's), the careful copy per frame. */
 	n = plat_user_fp_walk(fp, out + 1, max - 1, sflags);
 	if (n < 0)
-		n = (int)careful_fp_walk(fp, out + 1, max - 1, sflags);
+		n = (int)careful_fp_walk(fp, out + 1, max - 1, sflags, 0);
 	return 1 + (unsigned int)n;
 }
 PP_NOKPROBE(capture__user_stack);

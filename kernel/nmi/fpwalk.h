@@ -6,16 +6,19 @@
  * (plat_copy_user_nmi per frame, when no batch can be opened) and the host
  * tests' fake platform. FPWALK_DEFINE(name, read) defines
  *
- *   static unsigned int name(u64 fp, u64 *out, unsigned int room, u32 *sflags)
+ *   static unsigned int name(u64 fp, u64 *out, unsigned int room, u32 *sflags,
+ *                            u64 lim)
  *
  * which reads frame records {saved frame pointer, return address} from fp
  * up and stores return addresses in out[0..room-1]. It stops on a zero or
  * misaligned frame pointer, a zero return address, a frame pointer that
  * does not grow (stacks grow down, so a caller's frame is at a higher
- * address: anything else is a loop or garbage), when read(&next, &ret, fp)
- * returns non-zero (sets PMUPROF_SF_USTACK_FAULT in *sflags) and when
- * room is used up with frames left (sets PMUPROF_SF_USTACK_TRUNC). Returns
- * the entries stored. Bounded: at most room + 1 reads. `read` is a static
+ * address: anything else is a loop or garbage), when
+ * read(&next, &ret, fp, lim) returns non-zero (sets PMUPROF_SF_USTACK_FAULT in *sflags) and when
+ * room is used up with frames left (sets PMUPROF_SF_USTACK_TRUNC). `lim` is
+ * passed on to read, computed once per walk (Linux: the user address
+ * limit, whose computation is an alternative the compiler cannot hoist).
+ * Returns the entries stored. Bounded: at most room + 1 reads. `read` is a static
  * always-inline function of the includer, so a batched walk makes no call
  * inside its user-access window. [NMI]
  */
@@ -30,28 +33,32 @@
 #endif
 
 #define FPWALK_DEFINE(name, read)                                                                  \
-	static __always_inline unsigned int name(u64 fp, u64 *out, unsigned int room, u32 *sflags) \
+	static __always_inline unsigned int name(u64 fp, u64 *out, unsigned int room, u32 *sflags, \
+						 u64 lim)                                          \
 	{                                                                                          \
-		unsigned int n = 0;                                                                \
+		u64 *p = out, *end = out + room;                                                   \
 		u64 next, ret;                                                                     \
                                                                                                    \
-		while (fp && !(fp & 7)) {                                                          \
-			if (n == room) {                                                           \
+		if (!fp)                                                                           \
+			return 0;                                                                  \
+		/* fp stays non-zero: each step goes to a higher address */                        \
+		while (!(fp & 7)) {                                                                \
+			if (p == end) {                                                            \
 				*sflags |= PMUPROF_SF_USTACK_TRUNC;                                \
 				break;                                                             \
 			}                                                                          \
-			if (read(&next, &ret, fp)) {                                               \
+			if (read(&next, &ret, fp, lim)) {                                          \
 				*sflags |= PMUPROF_SF_USTACK_FAULT;                                \
 				break;                                                             \
 			}                                                                          \
 			if (!ret)                                                                  \
 				break;                                                             \
-			out[n++] = ret;                                                            \
+			*p++ = ret;                                                                \
 			if (next <= fp)                                                            \
 				break;                                                             \
 			fp = next;                                                                 \
 		}                                                                                  \
-		return n;                                                                          \
+		return (unsigned int)(p - out);                                                    \
 	}
 
 #endif /* PMUPROF_FPWALK_H */

@@ -130,10 +130,11 @@ size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
 	return n - ok;
 }
 
-static inline int fake_read_frame(u64 *next, u64 *ret, u64 fp)
+static inline int fake_read_frame(u64 *next, u64 *ret, u64 fp, u64 lim)
 {
 	u64 frame[2];
 
+	(void)lim; /* plat_copy_user_nmi checks the address */
 	if (plat_copy_user_nmi(frame, fp, sizeof(frame)))
 		return -1;
 	*next = frame[0];
@@ -147,7 +148,7 @@ int plat_user_fp_walk(u64 fp, u64 *out, unsigned int room, u32 *sflags)
 	if (user_batch_refused)
 		return -1;
 	user_batches++;
-	return (int)fake_fp_walk(fp, out, room, sflags);
+	return (int)fake_fp_walk(fp, out, room, sflags, 0);
 }
 
 int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n)
