@@ -1079,6 +1079,39 @@ START_TEST(test_ustack_batch)
 }
 END_TEST
 
+/* The user stack is walked straight into the record, reserved for depth
+ * frames and trimmed: back-to-back records of the exact size, no ring space
+ * left behind; a ring with room for the real record but not for the
+ * worst case loses the sample (documented in capture.c). */
+START_TEST(test_ustack_into_record)
+{
+	struct pp_regs r = uregs_at(0x400abc, STK);
+	const u32 one = (u32)sizeof(struct pmuprof_sample) + 4 * 8;
+	const u32 worst = (u32)sizeof(struct pmuprof_sample) + 64 * 8;
+	bool wake = false;
+	u64 before;
+
+	build_chain(3);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r,
+						 PMUPROF_SOURCE_NMI_IPI, 1, 1, 1, &wake),
+				 CAPTURE_WRITTEN);
+	ck_assert_uint_eq(ring.reserve_head, 2 * one);
+	ck_assert_uint_eq(ring__queued(&ring), 2 * one);
+	/* fill up to less than the worst case, more than the real record */
+	while (RING_SZ - (ring.reserve_head - ring.tail) >= worst)
+		ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r,
+						 PMUPROF_SOURCE_NMI_IPI, 1, 1, 1, &wake),
+				 CAPTURE_WRITTEN);
+	before = ring.reserve_head;
+	ck_assert_uint_ge(RING_SZ - (before - ring.tail), one);
+	ck_assert_int_eq(capture__sample(&cc, CAPTURE_CTX_NMI, &cp, &ring, &r,
+					 PMUPROF_SOURCE_NMI_IPI, 1, 1, 1, &wake),
+			 CAPTURE_LOST);
+	ck_assert_uint_eq(ring.reserve_head, before);
+}
+END_TEST
+
 START_TEST(test_ustack_compat)
 {
 	struct pp_regs r = uregs_at(0x8048000, STK);
@@ -1509,10 +1542,10 @@ static Suite *suite(void)
 			  test_kthread_and_idle, test_filters, test_ustack_chain_and_depth,
 			  test_sample_ustack_copy, test_sample_ustack_copy_unmapped,
 			  test_ustack_loops, test_ustack_faults, test_ustack_compat,
-			  test_ustack_batch, test_throttle_off_and_budget, test_sample_with_addr,
-			  test_lost_accounting, test_throttle_budget, test_throttle_raise,
-			  test_unthrottle_record, test_handler_stats, test_throttle_record,
-			  test_pmu_model_to_samples));
+			  test_ustack_batch, test_ustack_into_record, test_throttle_off_and_budget,
+			  test_sample_with_addr, test_lost_accounting, test_throttle_budget,
+			  test_throttle_raise, test_unthrottle_record, test_handler_stats,
+			  test_throttle_record, test_pmu_model_to_samples));
 	return s;
 }
 
