@@ -173,6 +173,7 @@ soak: all guest-bins qemu-pmu
 .PHONY: lint
 lint: userspace
 	@python3 scripts/check-cycles.py --objs $(BUILD)/obj host userspace
+	@sh scripts/check-filemap.sh
 
 # Only tracked sources (generated files such as kernel/*.mod.c are not ours).
 format:
