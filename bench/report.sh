@@ -48,7 +48,8 @@ function pct(x) { return sprintf("%+.1f %%", x * 100) }
 function pctr(s) { return cnt(s) > 1 ? sprintf("%+.1f %% (%+.0f..%+.0f)", med(s) * 100, mn(s) * 100, mx(s) * 100) : pct(med(s)) }
 function big(x) { return x >= 1e6 ? sprintf("%.2f M", x / 1e6) : (x >= 1e4 ? sprintf("%.1f k", x / 1e3) : sprintf("%.0f", x)) }
 function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, " ", s); return "\"" s "\"" }
-function jnum(x) { return x == "" ? "null" : x + 0 }
+# JSON number, or null for none and for what JSON cannot hold (inf, nan)
+function jnum(x) { if (x == "") return "null"; x += 0; return (x == x && x != x + 1) ? x : "null" }
 function hz(x) { return x % 1000 == 0 ? (x / 1000) " kHz" : x " Hz" }
 
 # ---- table model
@@ -187,7 +188,7 @@ END {
 			pr = ""
 			if (qk != "base") for (rp = 1; rp <= MAXREP; rp++) {
 				bq = QPS["base", parts[2], rp, wk]; pq = QPS[parts[1], parts[2], rp, wk]
-				if (bq > 0 && pq > 0) pr = pr " " (pq / bq - 1)
+				if (bq + 0 > 0 && pq + 0 > 0) pr = pr " " (pq / bq - 1) # numeric, not string, >
 			}
 			wall = med(QWALL[qk]); wcpu = med(QV[qk SUBSEP wk]); ocpu = med(QV[qk SUBSEP ok_])
 			mcpu = med(QV[qk SUBSEP "main_s"]); wwait = med(QV[qk SUBSEP "cpu" wc "_waits"])

@@ -42,22 +42,42 @@ hz=$(getconf CLK_TCK)
 
 # snap: "NAME utime+stime_ticks voluntary_switches" for the main thread
 # (main) and each vCPU thread (cpuN); other threads are left out (the stat
-# line's comm may contain blanks: parse after the ')').
+# line's comm may contain blanks: parse after the ')'). One awk reads them
+# all: forking a few processes per thread made the snapshot lag the console
+# by up to seconds on a loaded host, and the last run's end marker was then
+# read after QEMU had exited (its row went missing from section (1b)).
 snap() {
-	for t in /proc/"$pid"/task/*; do
-		tid=${t##*/}
-		comm=$(cat "$t/comm" 2>/dev/null) || continue
-		case "$comm" in
-		"CPU "*/TCG | "CPU "*/KVM) name=cpu$(echo "$comm" | sed 's/^CPU \([0-9]*\).*/\1/') ;;
-		*)
-			[ "$tid" = "$pid" ] || continue
-			name=main
-			;;
-		esac
-		ticks=$(sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{ print $12 + $13 }')
-		vol=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "$t/status" 2>/dev/null)
-		echo "$name ${ticks:-0} ${vol:-0}"
-	done
+	awk -v pid="$pid" 'BEGIN {
+		ls = "ls /proc/" pid "/task 2>/dev/null"
+		while ((ls | getline tid) > 0) {
+			d = "/proc/" pid "/task/" tid
+			comm = ""
+			if ((getline comm <(d "/comm")) <= 0)
+				continue
+			close(d "/comm")
+			if (comm ~ /^CPU [0-9]+\/(TCG|KVM)$/) {
+				split(comm, c, /[ \/]/)
+				name = "cpu" c[2]
+			} else if (tid == pid)
+				name = "main"
+			else
+				continue
+			st = ""
+			getline st <(d "/stat")
+			close(d "/stat")
+			sub(/.*\) /, "", st)
+			split(st, f, " ")
+			vol = 0
+			while ((getline l <(d "/status")) > 0)
+				if (l ~ /^voluntary_ctxt_switches:/) {
+					split(l, v, /[ \t]+/)
+					vol = v[2]
+				}
+			close(d "/status")
+			print name, f[12] + f[13], vol
+		}
+		close(ls)
+	}'
 }
 
 # Follow the console until QEMU exits (tail -F reacts at once through
