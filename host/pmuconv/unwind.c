@@ -510,18 +510,13 @@ static bool in_vdso(struct unwinder *u, struct unw_set *set, const struct pmupro
 		    uint64_t pc)
 {
 	const struct pmufile_mmap *mm = u->f->mmaps;
-	size_t lo = 0, hi = u->f->nr_mmaps;
+	size_t lo;
 
 	if (set->dwfl && dwfl_addrmodule(set->dwfl, pc))
 		return false;
-	while (lo < hi) { /* the pid's mappings (sorted by pid, then start) */
-		size_t mid = lo + (hi - lo) / 2;
-		if (mm[mid].pid < (int32_t)s->pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < u->f->nr_mmaps && mm[lo].pid == (int32_t)s->pid; lo++)
+	/* the pid's mappings (sorted by pid, then start) */
+	for (lo = pmufile__first_mmap(u->f, (int32_t)s->pid);
+	     lo < u->f->nr_mmaps && mm[lo].pid == (int32_t)s->pid; lo++)
 		if (pc >= mm[lo].start && pc < mm[lo].end && !strcmp(mm[lo].path, "[vdso]"))
 			return true;
 	return false;

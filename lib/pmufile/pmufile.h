@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "../../include/uapi/pmuprof.h"
+#include "bsearch.h"
 
 #define PMUFILE_VERSION 1 /* format version this library writes */
 
@@ -303,17 +304,7 @@ static inline int pmufile__sample_view_inline(const struct pmuprof_record_header
  * f->nr_mmaps or another pid's when pid has none. */
 static inline size_t pmufile__first_mmap(const struct pmufile *f, int32_t pid)
 {
-	size_t lo = 0, hi = f->nr_mmaps;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->mmaps[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return PMUFILE_PARTITION(f->nr_mmaps, i, f->mmaps[i].pid < pid);
 }
 /* The mapping of pid covering addr at time t (latest captured at or
  * before t, else the earliest after), or NULL. */

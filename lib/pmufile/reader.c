@@ -1292,17 +1292,11 @@ const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t p
 	const struct reader *r = f->priv;
 	const struct pmufile_mmap *m = f->mmaps;
 	const struct pmufile_mmap *before = NULL, *after = NULL;
-	size_t first = pmufile__first_mmap(f, pid), lo = first, hi = f->nr_mmaps;
+	size_t first = pmufile__first_mmap(f, pid), lo;
 
 	/* first mapping of pid with start > addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m[mid].pid == pid && m[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = first + PMUFILE_PARTITION(f->nr_mmaps - first, i,
+				       m[first + i].pid == pid && m[first + i].start <= addr);
 	/* Scan back over candidates; maxend bounds the scan to mappings that
 	 * could still cover addr. Cost: O(log n + overlapping captures). */
 	for (size_t i = lo; i > first && r->mmap_maxend[i - 1] > addr; i--) {
@@ -1322,17 +1316,9 @@ const struct pmufile_mmap *pmufile__find_mmap(const struct pmufile *f, int32_t p
 
 const struct pmufile_process *pmufile__find_process(const struct pmufile *f, int32_t pid)
 {
-	size_t lo = 0, hi = f->nr_processes;
-
 	/* the last (latest captured) entry of pid */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = PMUFILE_PARTITION(f->nr_processes, i, f->processes[i].pid <= pid);
 
-		if (f->processes[mid].pid <= pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || f->processes[lo - 1].pid != pid)
 		return NULL;
 	return &f->processes[lo - 1];
