@@ -132,19 +132,8 @@ void capture__user_stack_copy(const struct pp_regs *uregs, struct pmuprof_sample
 }
 PP_NOKPROBE(capture__user_stack_copy);
 
-/* One frame record through the careful copy: for walks without a batch. */
-static __always_inline int careful_read_frame(u64 *next, u64 *ret, u64 fp, u64 lim)
-{
-	u64 frame[2];
-
-	(void)lim; /* plat_copy_user_nmi checks the address */
-	if (plat_copy_user_nmi(frame, fp, sizeof(frame)))
-		return -1;
-	*next = frame[0];
-	*ret = frame[1];
-	return 0;
-}
-FPWALK_DEFINE(careful_fp_walk, careful_read_frame)
+/* Walks for which no user-access batch could be opened. */
+FPWALK_DEFINE(careful_fp_walk, fpwalk__copy_read)
 
 unsigned int capture__user_stack(const struct pp_regs *uregs, u64 *out, unsigned int max,
 				 u32 *sflags)

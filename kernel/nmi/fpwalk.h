@@ -26,11 +26,27 @@
 #define PMUPROF_FPWALK_H
 
 #include "pmuprof/types.h"
+#include "pmuprof/platform.h"
 #include "../../include/uapi/pmuprof.h"
 
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
+
+/* A frame record through plat_copy_user_nmi, which checks the address: the
+ * read of walks that open no user-access batch (capture's careful walk, the
+ * host tests' fake platform). */
+static __always_inline int fpwalk__copy_read(u64 *next, u64 *ret, u64 fp, u64 lim)
+{
+	u64 frame[2];
+
+	(void)lim;
+	if (plat_copy_user_nmi(frame, fp, sizeof(frame)))
+		return -1;
+	*next = frame[0];
+	*ret = frame[1];
+	return 0;
+}
 
 #define FPWALK_DEFINE(name, read)                                                                  \
 	static __always_inline unsigned int name(u64 fp, u64 *out, unsigned int room, u32 *sflags, \

@@ -130,18 +130,7 @@ size_t plat_copy_user_nmi(void *dst, u64 uaddr, size_t n)
 	return n - ok;
 }
 
-static inline int fake_read_frame(u64 *next, u64 *ret, u64 fp, u64 lim)
-{
-	u64 frame[2];
-
-	(void)lim; /* plat_copy_user_nmi checks the address */
-	if (plat_copy_user_nmi(frame, fp, sizeof(frame)))
-		return -1;
-	*next = frame[0];
-	*ret = frame[1];
-	return 0;
-}
-FPWALK_DEFINE(fake_fp_walk, fake_read_frame)
+FPWALK_DEFINE(fake_fp_walk, fpwalk__copy_read)
 
 int plat_user_fp_walk(u64 fp, u64 *out, unsigned int room, u32 *sflags)
 {

@@ -30,7 +30,7 @@ for k in 4k 2m 1g; do
 	eval "n=\$acc_$k"
 	want=$(awk -v n="$n" -v t="$total" 'BEGIN { printf "%.2f", 100 * n / t }')
 	got=$(share "$pg")
-	if awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 5) }'; then
+	if within "$got" "$want" 5; then
 		pass_check "share-$pg"
 	else
 		fail_check "share-$pg" "pmuconv $got%, workload accesses $want%"
@@ -46,7 +46,7 @@ if [ "${PEBS_WITH_PERF:-0}" = 1 ]; then
 		pn=$(awk -v pg="$pg" '$1 == pg { print $2 }' perf-split.txt)
 		pshare=$(awk -v n="${pn:-0}" -v t="$ptotal" 'BEGIN { printf "%.2f", 100 * n / t }')
 		got=$(share "$pg")
-		if awk -v a="$got" -v b="$pshare" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 3) }'; then
+		if within "$got" "$pshare" 3; then
 			pass_check "perf-share-$pg"
 		else
 			fail_check "perf-share-$pg" "pmuconv $got%, perf record --data-page-size $pshare% ($ptotal samples)"
