@@ -127,7 +127,7 @@ taskset -p -c 0 \$\$ >/dev/null
 echo 1 >/sys/devices/system/cpu/cpu1/online
 loc1() { awk '\$1 == "LOC:" { print \$3 }' /proc/interrupts; }
 ko() {
-	insmod /pmuprof.ko max_handler_pct=0 || echo "HC insmod failed"
+	insmod /pmuprof.ko max_handler_pct=0 ${KO_ARGS:-} || echo "HC insmod failed"
 	n=0
 	while [ ! -c /dev/pmuprof ] && [ \$n -lt 50 ]; do sleep 0.1; n=\$((n + 1)); done
 	echo "HC ko-text \$(cat /sys/module/pmuprof/sections/.text)"
@@ -147,6 +147,11 @@ WL="taskset -c 1 benchwork -d $DEPTH -r $ROUNDS -k $ITERS"
 cd /tmp
 case \$cfg in none-ko | pmuprof*) ko ;; esac
 l0=\$(loc1)
+trace=0
+for a in \$(cat /proc/cmdline); do
+	case "\$a" in hctrace=1) trace=1 ;; esac
+done
+[ \$trace = 1 ] && { echo "HC trace-on"; sleep 2; }
 case \$cfg in
 none | none-ko)
 	\$WL >/tmp/wl.out 2>&1 ;;
@@ -171,6 +176,7 @@ pmuprof | pmuprof-g)
 	pmuctl record -q -e cycles:u -c $PERIOD \$g --ring-size $RING -o /tmp/pp.pmu -- \$WL >/tmp/wl.out 2>/tmp/rec.out ;;
 esac
 echo "HC rc \$? loc \$((\$(loc1) - l0))"
+[ \$trace = 1 ] && { echo "HC trace-off"; sleep 2; awk '\$2 ~ /^[tT]\$/ { print "HC ks", \$1, \$3 }' /proc/kallsyms; }
 case \$cfg in
 perf*)
 	perf report -D -i /tmp/perf.data >/tmp/dump 2>/dev/null
@@ -199,6 +205,7 @@ chmod 755 "$r/init"
 boot() {
 	o=$ST/out.$1.$2
 	t0=$(date +%s)
+	[ -n "${HC_WATCH:-}" ] && python3 "$HC_WATCH" "$o" "$HC_SOCK" &
 	# shellcheck disable=SC2086 # ACCEL is a list of options
 	"$QEMU" -L /usr/share/seabios -L /usr/share/qemu $ACCEL ${QEMU_EXTRA:-} -cpu "$CPU" -smp 2 -m 1024 \
 		-nodefaults -display none -serial stdio -no-reboot -kernel "$KERNEL" -initrd "$ST/initrd" \

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -241,6 +242,23 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 			(uint64_t)st->replans);
 }
 
+/*
+ * Keep pmuctl's own memory (kallsyms, the read and write buffers, maps:
+ * several MiB) out of transparent huge pages. With THP "always", khugepaged
+ * collapses that heap during the session: for each 2 MiB page it allocates
+ * (zeroed, with init_on_alloc), copies and frees on whichever CPU it runs,
+ * possibly a profiled one, and it takes huge pages the measured workload
+ * may want. Measured on the emulated PMU: 6-9 M kernel instructions on the
+ * profiled CPU per session, none with this (bench/RESULTS.md, handler cost).
+ * Called after COMMAND is forked: the flag is inherited by fork and kept
+ * across exec, and COMMAND must run with the setting pmuctl was started
+ * with. A kernel without PR_SET_THP_DISABLE (before 3.15) changes nothing.
+ */
+static void record_no_thp(void)
+{
+	(void)prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct recorder r;
@@ -271,6 +289,7 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		r.s.cfg.pid = r.t.pid;
 	}
+	record_no_thp();
 	if (session__configure(&r.s, r.o.inherit == 1) < 0)
 		goto out;
 	if (drain__init(&r.d, r.s.fd, &record_drain, &r) < 0) {
