@@ -69,6 +69,21 @@ rc=$?
 [ $rc -ne 0 ] && grep -q 'multiple of 8 bytes' "$RESULTS/record-dwarf-bad.txt" &&
 	pass_check dwarf-bad-size ||
 	fail_check dwarf-bad-size "exit $rc: $(cat "$RESULTS/record-dwarf-bad.txt")"
+# pmuctl keeps its own memory out of transparent huge pages (khugepaged
+# collapsed its heap on the profiled CPU during sessions), while COMMAND
+# runs with the setting pmuctl was started with (THP_enabled in
+# /proc/PID/status: 0 when PR_SET_THP_DISABLE is set for the process).
+pmuctl record -e cpu-clock -q -o "$RESULTS/thp.pmu" -- \
+	sh -c 'grep THP_enabled /proc/self/status; grep THP_enabled /proc/$PPID/status' \
+	>"$RESULTS/record-thp.txt" 2>&1
+rc=$?
+thp=$(awk '$1 == "THP_enabled:" { printf "%s%s", sep, $2; sep = " " }' "$RESULTS/record-thp.txt")
+if [ $rc -eq 0 ] && [ "$thp" = "1 0" ]; then
+	pass_check pmuctl-thp-off-command-unchanged
+else
+	fail_check pmuctl-thp-off-command-unchanged \
+		"exit $rc; THP_enabled of COMMAND, then of pmuctl: '$thp' (want '1 0')"
+fi
 # The host symbolizes with the very binaries the guest ran.
 cp /usr/local/bin/split7030 /usr/local/bin/syscall_heavy "$RESULTS/"
 
