@@ -16,6 +16,8 @@ load_module
 bg taskset -c 1 spin7030 60
 w1=$!
 out=$RESULTS/record.txt
+ms_now() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+t0=$(ms_now)
 ppclient record -e pmu:300c0:1000 -e pmu:3003c:1000 -e pmu:3013c:1000 -t 4 -o /tmp/t.bin \
 	>"$out" 2>&1 &
 rec=$!
@@ -24,6 +26,7 @@ taskset -c 0 insnloop loop 2000000 >"$RESULTS/probe.txt" 2>&1 && pass_check resp
 	fail_check responsive "insnloop on CPU 0 failed: $(head -c 200 "$RESULTS/probe.txt")"
 wait $rec
 rc=$?
+elapsed_ms=$(($(ms_now) - t0))
 cat "$out" >>"$RESULTS/scenario.log"
 [ $rc = 0 ] && pass_check accounting || fail_check accounting "$(grep -m1 'CHECK FAILED' "$out")"
 # field KEY: from the totals line
@@ -32,16 +35,19 @@ thr=$(field throttled)
 [ "${thr:-0}" -gt 0 ] && pass_check throttled || fail_check throttled "GET_STATS throttled=${thr:-none}"
 trec=$(field throttle_records)
 [ "${trec:-0}" -gt 0 ] && pass_check throttle-records || fail_check throttle-records "no THROTTLE records"
-# handler time over the 4 s on 2 CPUs: at most 2 x 25 % of 4 s, with room
-# for the windows before throttling bites (a storm would take everything).
-# Under TCG a handler's time includes any host preemption of its vCPU: one
-# clean-clone make check measured 3100 ms against the old 3000 ms bound,
-# hence half of the 8000 ms, still far from a storm.
+# Handler time against the session's real length on 2 CPUs: at most half
+# of it (the budget is 25 %; room for the windows before throttling bites),
+# where a storm would take nearly all of it. The length is measured, not
+# the 4 s asked for: on a loaded host the emulated PMIs' cost outside the
+# handlers (QEMU, the kernel's NMI entry and exit) stretched a 4 s session
+# to 31 s once, and 2.7 M NMIs at 4.7 us then took 12.9 s while the
+# handlers kept to 21 % (clean-clone make check, 2026-11-26).
 mean=$(field handler_ns_mean)
 nmis=$(field nmis)
 busy_ms=$((mean * nmis / 1000000))
-log "handler time ${busy_ms} ms over 4 s x 2 CPUs ($nmis NMIs, mean $mean ns), throttled $thr times"
-[ "$busy_ms" -le 4000 ] && pass_check no-storm || fail_check no-storm "handlers used $busy_ms ms of 8000"
+log "handler time ${busy_ms} ms over ${elapsed_ms} ms x 2 CPUs ($nmis NMIs, mean $mean ns), throttled $thr times"
+[ "$busy_ms" -le "$elapsed_ms" ] && pass_check no-storm ||
+	fail_check no-storm "handlers used $busy_ms ms of $((2 * elapsed_ms)) (more than half)"
 unload_module
 
 # max_handler_pct=0 turns throttling off (as perf_cpu_time_max_percent=0):
