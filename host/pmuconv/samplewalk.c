@@ -278,6 +278,11 @@ int pc_walk_samples(const char *path, const struct pc_load_opts *o, const struct
 	if (w->bad)
 		pc_warn("%s: skipped %llu malformed sample record(s)", path,
 			(unsigned long long)w->bad);
+	if (f->ucopy_unresolved)
+		pc_warn("%s: %llu packed user stack copies could not be rebuilt, so those "
+			"samples were not unwound with DWARF (first: %s); a frame lost to "
+			"damage breaks its thread's copies until the next whole one",
+			path, (unsigned long long)f->ucopy_unresolved, f->ucopy_error);
 	sym__warn_binaries(w->sym); /* the same warnings as every other command */
 out:
 	inl__free(w->inl);

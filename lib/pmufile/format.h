@@ -65,6 +65,31 @@ enum pmufile_frame_type {
 /* SAMPLES frame payload starts with this sub-header, then the records. */
 #define PMUFILE_SAMPLES_SUBHDR 8u
 
+/*
+ * Packed stack copies (format version 2, docs/FORMAT.md "Packed stack
+ * copies"): a SAMPLE's PMUPROF_SF_USTACK_COPY part whose
+ * pmuprof_sample_ustack.flags has PMUFILE_USTACK_PACKED is followed, instead
+ * of its `size` stack bytes, by struct pmufile_ucopy_packed, nr_runs pairs
+ * of u32 {new, same}, and the literal bytes (the sum of the `new`s), zero
+ * padded to the record's multiple of 8. Walking the copy from offset 0, each
+ * pair takes `new` bytes from the literals, then `same` bytes equal to the
+ * reference's bytes at the same addresses. The reference is the previous
+ * copy of the same tid in file order (packed or not), named by its time_ns
+ * and stack pointer so a reader holding another one (a frame skipped in
+ * salvage) knows. Only files carry the flag: the module never sets it, and
+ * readers deliver the rebuilt (unpacked) record. PMUFILE_USTACK_UNRESOLVED
+ * is the reader's mark on a delivered copy it could not rebuild (valid 0).
+ */
+#define PMUFILE_USTACK_PACKED	  (1u << 31)
+#define PMUFILE_USTACK_UNRESOLVED (1u << 30)
+#define PMUFILE_UCOPY_REF	  (1u << 0) /* pmufile_ucopy_packed.flags: has a reference */
+struct pmufile_ucopy_packed {
+	uint64_t ref_time_ns; /* the referenced copy's sample time_ns (0: none) */
+	uint64_t ref_sp;      /* its regs[PMUPROF_UREG_SP] */
+	uint32_t nr_runs;     /* {new, same} u32 pairs that follow */
+	uint32_t flags;	      /* PMUFILE_UCOPY_* */
+};
+
 /* Upper bounds that keep a hostile file from making the reader allocate
  * absurd amounts: each is far above what a real recording holds. */
 #define PMUFILE_MAX_PROCESSES (4u << 20)

@@ -17,7 +17,11 @@
 #include "../../include/uapi/pmuprof.h"
 #include "bsearch.h"
 
-#define PMUFILE_VERSION 1 /* format version this library writes */
+/* Format versions: 2 (since 2026-11-26) may hold packed stack copies
+ * (PMUFILE_WRITE_PACK_UCOPY); the writer writes 1 otherwise, so files
+ * without them stay readable by older readers. Readers take both. */
+#define PMUFILE_VERSION	      2 /* the newest version this library reads and writes */
+#define PMUFILE_VERSION_PLAIN 1 /* what it writes without packed stack copies */
 
 /* ---------------------------------------------------------------- */
 /* Metadata, as the writer is given it and the reader returns it.    */
@@ -144,6 +148,14 @@ struct pmufile_writer;
 
 struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufile_header *hdr,
 					    char *err, size_t errlen);
+/* The same with PMUFILE_WRITE_* flags. PMUFILE_WRITE_PACK_UCOPY: store
+ * every SAMPLE's user stack copy packed (only its valid bytes, and what
+ * differs from the previous copy of the same tid; docs/FORMAT.md), in a
+ * version 2 file; records given to writer__records stay as read(). */
+#define PMUFILE_WRITE_PACK_UCOPY (1u << 0)
+struct pmufile_writer *pmufile_writer__open_flags(const char *path,
+						  const struct pmufile_header *hdr,
+						  unsigned int flags, char *err, size_t errlen);
 int pmufile_writer__event(struct pmufile_writer *w, const struct pmufile_event *ev);
 int pmufile_writer__process(struct pmufile_writer *w, const struct pmufile_process *p);
 int pmufile_writer__mmap(struct pmufile_writer *w, const struct pmufile_mmap *m);
@@ -225,6 +237,11 @@ struct pmufile {
 	uint64_t damage_offset; /* 0 if none */
 	uint64_t frames_skipped;
 	char damage[256]; /* what was wrong, "" if none */
+	/* Packed stack copies (version 2) the last walk could not rebuild
+	 * (a reference missing or damaged): delivered with an empty copy
+	 * (valid 0, PMUFILE_USTACK_UNRESOLVED); the first reason, with offset */
+	uint64_t ucopy_unresolved;
+	char ucopy_error[256];
 	/* private */
 	void *priv;
 };
@@ -245,6 +262,33 @@ void pmufile__close(struct pmufile *f); /* accepts NULL */
 typedef int (*pmufile_record_fn)(void *ctx, const struct pmuprof_record_header *rec);
 int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx, char *err,
 			     size_t errlen);
+
+/*
+ * Packed stack copies (lib/pmufile/ucopy.c; format in lib/pmufile/format.h
+ * and docs/FORMAT.md). A table holds each tid's latest copy, the reference
+ * of its next one: the writer packs against it, the reader rebuilds from
+ * it. Memory: one copy per tid seen (at most PMUPROF_USTACK_COPY_MAX each).
+ * ucopy_pack: rec packed into out (room for rec->size bytes); returns the
+ * packed size, or 0 when rec is stored as it is (not a sample with a copy,
+ * or packing would not make it smaller); every copy becomes its tid's
+ * reference either way. ucopy_unpack: rec (a packed sample) rebuilt into
+ * out (room for PMUPROF_MAX_RECORD bytes) as read() returned it; NULL, or
+ * why it could not be (then out holds the record with an empty copy, valid
+ * 0 and PMUFILE_USTACK_UNRESOLVED, unless the record's fixed parts are
+ * themselves malformed: then out->size is 0). ucopy_note: make a copy that
+ * is not packed its tid's reference (the reader, for plain records). */
+struct pmufile_ucopy_tab;
+struct pmufile_ucopy_tab *pmufile__ucopy_tab_new(void);
+void pmufile__ucopy_tab_free(struct pmufile_ucopy_tab *t); /* accepts NULL */
+void pmufile__ucopy_tab_reset(struct pmufile_ucopy_tab *t);
+size_t pmufile__ucopy_pack(struct pmufile_ucopy_tab *t, const struct pmuprof_record_header *rec,
+			   void *out);
+const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
+				  const struct pmuprof_record_header *rec,
+				  struct pmuprof_record_header *out);
+void pmufile__ucopy_note(struct pmufile_ucopy_tab *t, const struct pmuprof_record_header *rec);
+/* Does rec carry a packed stack copy? (a SAMPLE whose parts say so) */
+bool pmufile__ucopy_is_packed(const struct pmuprof_record_header *rec);
 
 /* Helpers for consumers: parse a sample's variable parts. Returns 0, or
  * -EBADMSG if sizes disagree with hdr.size. */

@@ -86,6 +86,10 @@ struct reader {
 	uint8_t *sbuf;
 	size_t sbuf_size;
 	char bad_msg[512]; /* why the first SF_BAD frame is bad (strict reports it) */
+	/* version 2: each tid's latest stack copy (packed copies refer to it)
+	 * and the buffer a packed record is rebuilt in for fn */
+	struct pmufile_ucopy_tab *ucopy;
+	struct pmuprof_record_header *ubuf;
 };
 
 /* ------------------------------------------------------------------ */
@@ -1086,6 +1090,8 @@ void pmufile__close(struct pmufile *f)
 		if (r->fd >= 0)
 			close(r->fd);
 		free(r->sbuf);
+		pmufile__ucopy_tab_free(r->ucopy);
+		free(r->ubuf);
 		free(r->frames);
 		free(r->sframes);
 		free(r->mmap_maxend);
@@ -1237,6 +1243,27 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 			}
 			pmufile__count_record(&cnt, h);
 		}
+		if (fn && r->ucopy && h->type == PMUPROF_REC_SAMPLE) {
+			const char *bad;
+
+			if (!pmufile__ucopy_is_packed(h)) {
+				pmufile__ucopy_note(r->ucopy, h);
+			} else if ((bad = pmufile__ucopy_unpack(r->ucopy, h, r->ubuf)) &&
+				   !r->ubuf->size) {
+				/* fixed parts malformed: the consumer's view rejects it */
+			} else {
+				if (bad && !f->ucopy_unresolved++)
+					pmufile__set_err(f->ucopy_error, sizeof(f->ucopy_error),
+							 "record at offset %" PRIu64 ": %s",
+							 base + (uint64_t)(p - payload), bad);
+				ret = fn(ctx, r->ubuf);
+				if (ret)
+					return ret;
+				n++;
+				p += h->size;
+				continue;
+			}
+		}
 		if (fn) {
 			ret = fn(ctx, h);
 			if (ret)
@@ -1271,6 +1298,21 @@ int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx,
 {
 	struct reader *r = f->priv;
 
+	/* Packed stack copies (version 2) are rebuilt in file order, each
+	 * from its tid's previous copy: every walk starts afresh. */
+	f->ucopy_unresolved = 0;
+	f->ucopy_error[0] = 0;
+	if (f->version >= 2 && fn) {
+		if (!r->ucopy)
+			r->ucopy = pmufile__ucopy_tab_new();
+		if (!r->ubuf)
+			r->ubuf = malloc(PMUPROF_MAX_RECORD);
+		if (!r->ucopy || !r->ubuf) {
+			pmufile__set_err(err, errlen, "pmufile: %s: out of memory", r->path);
+			return -ENOMEM;
+		}
+		pmufile__ucopy_tab_reset(r->ucopy);
+	}
 	for (size_t i = 0; i < r->nr_sframes; i++) {
 		int ret = walk_frame(f, r, &r->sframes[i], fn, ctx, err, errlen);
 

@@ -47,6 +47,10 @@ struct pmufile_writer {
 	uint64_t stats_event_lost[PMUPROF_MAX_EVENTS];
 	uint64_t kallsyms_off;
 	bool no_fsync;
+	/* PMUFILE_WRITE_PACK_UCOPY: each tid's latest stack copy, and room
+	 * for one packed record */
+	struct pmufile_ucopy_tab *ucopy;
+	uint8_t *pbuf;
 };
 
 /* Serialization cursor over the writer's buffer. */
@@ -195,6 +199,13 @@ static void put_header(struct pcur *c, const struct pmufile_header *h)
 struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufile_header *hdr,
 					    char *err, size_t errlen)
 {
+	return pmufile_writer__open_flags(path, hdr, 0, err, errlen);
+}
+
+struct pmufile_writer *pmufile_writer__open_flags(const char *path,
+						  const struct pmufile_header *hdr,
+						  unsigned int flags, char *err, size_t errlen)
+{
 	struct pmufile_writer *w;
 	struct pcur c;
 	int e;
@@ -212,6 +223,12 @@ struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufi
 	w->buf = malloc(WRITER_BUF_SIZE);
 	if (!w->path || !w->buf)
 		goto nomem_free;
+	if (flags & PMUFILE_WRITE_PACK_UCOPY) {
+		w->ucopy = pmufile__ucopy_tab_new();
+		w->pbuf = malloc(PMUPROF_MAX_RECORD);
+		if (!w->ucopy || !w->pbuf)
+			goto nomem_free;
+	}
 
 	/* 0600: the file holds kernel addresses and command lines. */
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -223,7 +240,7 @@ struct pmufile_writer *pmufile_writer__open(const char *path, const struct pmufi
 
 	memcpy(w->buf, PMUFILE_MAGIC, PMUFILE_MAGIC_LEN);
 	pf_put32(w->buf + 8, PMUFILE_BYTE_ORDER);
-	pf_put32(w->buf + 12, PMUFILE_VERSION);
+	pf_put32(w->buf + 12, w->ucopy ? PMUFILE_VERSION : PMUFILE_VERSION_PLAIN);
 	pf_put32(w->buf + 16, PMUFILE_PREAMBLE_SIZE);
 	pf_put32(w->buf + 20, pmufile__crc32(0, w->buf, 20));
 	w->len = PMUFILE_PREAMBLE_SIZE;
@@ -403,6 +420,49 @@ int pmufile_writer__stats(struct pmufile_writer *w, const struct pmuprof_stats *
 	return 0;
 }
 
+/* Open a SAMPLES frame with room for a record of `size` bytes, closing and
+ * flushing the current one if it has none; 0 or the sticky write error. */
+static int samples_room(struct pmufile_writer *w, size_t size)
+{
+	int ret;
+
+	if (w->in_samples && size <= WRITER_BUF_SIZE - w->len)
+		return 0;
+	close_samples(w);
+	if (WRITER_BUF_SIZE - w->len < PMUFILE_FRAME_HDR_SIZE + PMUFILE_SAMPLES_SUBHDR + size) {
+		ret = flush_buf(w);
+		if (ret)
+			return ret;
+	}
+	w->in_samples = true;
+	w->samples_hdr = w->len;
+	w->samples_nr = 0;
+	w->len += PMUFILE_FRAME_HDR_SIZE + PMUFILE_SAMPLES_SUBHDR;
+	return 0;
+}
+
+/* writer__records with PMUFILE_WRITE_PACK_UCOPY: record by record, each
+ * stack copy packed against its tid's previous one (ucopy.c). */
+static int records_packed(struct pmufile_writer *w, const uint8_t *p, size_t len)
+{
+	for (size_t off = 0; off < len;) {
+		const struct pmuprof_record_header *r = (const void *)(p + off);
+		size_t n = pmufile__ucopy_pack(w->ucopy, r, w->pbuf);
+		const void *src = n ? (const void *)w->pbuf : (const void *)r;
+		size_t size = n ? n : r->size;
+		int ret = samples_room(w, size);
+
+		if (ret)
+			return ret;
+		pmufile__count_record(&w->n, r);
+		w->samples_nr++;
+		memcpy(w->buf + w->len, src, size);
+		w->len += size;
+		off += r->size;
+	}
+	return 0;
+}
+
 int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -424,6 +484,8 @@ int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t le
 		}
 		off += r->size;
 	}
+	if (w->ucopy)
+		return records_packed(w, p, len);
 	for (off = 0; off < len;) {
 		const struct pmuprof_record_header *r = (const void *)(p + off);
 		size_t run = 0;
@@ -558,5 +620,7 @@ void pmufile_writer__abort(struct pmufile_writer *w)
 	}
 	free(w->buf);
 	free(w->path);
+	pmufile__ucopy_tab_free(w->ucopy);
+	free(w->pbuf);
 	free(w);
 }

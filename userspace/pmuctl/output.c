@@ -92,7 +92,16 @@ struct pmufile_writer *output__open(const char *path, const struct session *s, i
 	}
 	rename_old(path);
 	fill_header(s, hdr, argc, argv);
-	w = pmufile_writer__open(path, hdr, err, sizeof(err));
+	/* --call-graph dwarf: stack copies packed (format version 2: only
+	 * their valid bytes, and what differs from the thread's previous
+	 * copy; docs/FORMAT.md), unless PMUCTL_PACK_STACKS=0 asks for the
+	 * version 1 form older pmuconv versions read. */
+	const char *pack = getenv("PMUCTL_PACK_STACKS");
+	unsigned int wflags = (s->cfg.flags & PMUPROF_CF_USTACK_COPY) && !(pack && !strcmp(pack, "0"))
+				      ? PMUFILE_WRITE_PACK_UCOPY
+				      : 0;
+
+	w = pmufile_writer__open_flags(path, hdr, wflags, err, sizeof(err));
 	if (!w)
 		pmuctl_err("%s", err);
 	free(hdr);
