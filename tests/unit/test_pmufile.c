@@ -372,7 +372,7 @@ START_TEST(test_round_trip)
 	f = pmufile__open(path, 0, errbuf, sizeof(errbuf));
 	ck_assert_msg(f, "open: %s", errbuf);
 	fill_header(&h);
-	ck_assert_uint_eq(f->version, PMUFILE_VERSION);
+	ck_assert_uint_eq(f->version, PMUFILE_VERSION_PLAIN);
 	ck_assert_int_eq(memcmp(&f->hdr, &h, sizeof(h)), 0);
 	ck_assert_str_eq(f->hdr.cmdline, "pmuctl record -e cycles -g -- ./workload 1 2");
 	ck_assert_uint_eq(f->hdr.info.perf_capabilities, 0x4c3);
@@ -956,7 +956,7 @@ START_TEST(test_unknown_version)
 	ck_assert_int_eq(errno, EPROTONOSUPPORT);
 	ck_assert_ptr_nonnull(strstr(
 		errbuf,
-		"file format version 7 is newer than this pmuconv supports (1); upgrade pmuconv"));
+		"file format version 7 is newer than this pmuconv supports (2); upgrade pmuconv"));
 	pf_put32(raw.data + 12, 0);
 	spit(path, raw.data, raw.size);
 	expect_strict_error(path, "version 0");
