@@ -26,7 +26,11 @@
 # after a change, in one sitting: the host's load moves the numbers).
 # Prints a markdown table; the target (issue 18) is pmuconv >= 10x perf.
 # A row without the unwind memo (PMUCONV_UNWIND_MEMO=0) shows what it saves,
-# and the line below the table how many unwinds it answered.
+# and the line below the table how many unwinds it answered. pmuctl stores
+# stack copies packed since 2026-11-26 (format version 2): the file is
+# converted packed and whole (tests/tools/ucpack packs an older recording,
+# or unpacks a newer one, in a temporary directory; the same samples), and
+# the last lines give the three files' sizes.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 PMUCONV=${PMUCONV:-$BUILD/bin/pmuconv}
@@ -41,7 +45,9 @@ die() {
 	exit 1
 }
 newest() { ls -d "$BUILD"/vm/runs/dwarf_perf-*/results 2>/dev/null | tail -n 1; }
+UCPACK=${UCPACK:-$BUILD/bin/ucpack}
 [ -x "$PMUCONV" ] || die "no $PMUCONV (make all)"
+[ -x "$UCPACK" ] || die "no $UCPACK (make unit)"
 command -v "$PERF" >/dev/null 2>&1 || die "no perf (make deps installs linux-perf)"
 [ -n "$R" ] || R=$(newest)
 if [ -z "$R" ]; then
@@ -74,22 +80,34 @@ for _ in range(n):
 print("%.4f" % best)
 PY
 }
+# the recording packed (P) and whole (F): one of them is the kept file
+case $(od -A n -t u4 -j 12 -N 4 "$R/pmuprof.pmu" | tr -d ' ') in
+1)
+	F=$R/pmuprof.pmu P=$W/packed.pmu
+	"$UCPACK" "$R/pmuprof.pmu" "$P" || die "ucpack failed"
+	;;
+*)
+	P=$R/pmuprof.pmu F=$W/whole.pmu
+	"$UCPACK" -d "$R/pmuprof.pmu" "$F" || die "ucpack -d failed"
+	;;
+esac
 # the samples each recording holds
 ns_pmu=$("$PMUCONV" report "$R/pmuprof.pmu" --symfs "$R/symfs" 2>/dev/null |
 	sed -n 's/^unwind: *\([0-9]*\) user stack copies.*/\1/p')
 ns_perf=$("$PERF" script -i "$R/perf.data" --symfs "$R/symfs" -F event 2>/dev/null | grep -c 'cpu-clock')
 [ "${ns_pmu:-0}" -gt 0 ] && [ "${ns_perf:-0}" -gt 0 ] || die "no samples counted (pmuprof ${ns_pmu:-?}, perf ${ns_perf:-?})"
 
-t_fold=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f")
-t_fold_ni=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" --no-inline -q -o "$W/f")
+t_fold=$(best "$PMUCONV" folded "$P" --symfs "$R/symfs" -q -o "$W/f")
+t_fold_ni=$(best "$PMUCONV" folded "$P" --symfs "$R/symfs" --no-inline -q -o "$W/f")
+t_fold_wh=$(best "$PMUCONV" folded "$F" --symfs "$R/symfs" -q -o "$W/f")
 # the same without the unwind memo: every sample unwound by libdwfl
 export PMUCONV_UNWIND_MEMO=0
-t_fold_nm=$(best "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f")
+t_fold_nm=$(best "$PMUCONV" folded "$P" --symfs "$R/symfs" -q -o "$W/f")
 unset PMUCONV_UNWIND_MEMO
-PMUCONV_STATS=1 "$PMUCONV" folded "$R/pmuprof.pmu" --symfs "$R/symfs" -q -o "$W/f" 2>"$W/stats" >/dev/null
+PMUCONV_STATS=1 "$PMUCONV" folded "$P" --symfs "$R/symfs" -q -o "$W/f" 2>"$W/stats" >/dev/null
 memo=$(sed -n 's/.*unwind memo: \([0-9]* of [0-9]*\) unwinds answered.*/\1/p' "$W/stats")
 steps=$(sed -n 's/.*unwind memo: .*; \([0-9]*\) of them walked from stored steps.*/\1/p' "$W/stats")
-t_script=$(best "$PMUCONV" script "$R/pmuprof.pmu" --symfs "$R/symfs" -q)
+t_script=$(best "$PMUCONV" script "$P" --symfs "$R/symfs" -q)
 t_prep=$(best "$PERF" report --stdio -i "$R/perf.data" --symfs "$R/symfs")
 t_pscr=$(best "$PERF" script -i "$R/perf.data" --symfs "$R/symfs")
 
@@ -100,6 +118,8 @@ echo "| --- | ---: | ---: | ---: | ---: |"
 row() { echo "| $1 | $2 | $3 | $(rate "$2" "$3") | $4 |"; }
 row "pmuconv folded (unwind + inline frames)" "$ns_pmu" "$t_fold" \
 	"$(ratio "$ns_pmu" "$t_fold" "$ns_perf" "$t_prep") / $(ratio "$ns_pmu" "$t_fold" "$ns_perf" "$t_pscr")"
+row "pmuconv folded, copies stored whole (version 1 file)" "$ns_pmu" "$t_fold_wh" \
+	"$(ratio "$ns_pmu" "$t_fold_wh" "$ns_perf" "$t_prep") / $(ratio "$ns_pmu" "$t_fold_wh" "$ns_perf" "$t_pscr")"
 row "pmuconv folded --no-inline" "$ns_pmu" "$t_fold_ni" \
 	"$(ratio "$ns_pmu" "$t_fold_ni" "$ns_perf" "$t_prep") / $(ratio "$ns_pmu" "$t_fold_ni" "$ns_perf" "$t_pscr")"
 row "pmuconv folded, unwind memo off" "$ns_pmu" "$t_fold_nm" \
@@ -110,3 +130,6 @@ row "perf report --stdio" "$ns_perf" "$t_prep" "1x / -"
 row "perf script" "$ns_perf" "$t_pscr" "- / 1x"
 echo
 echo "unwind memo: ${memo:-?} samples' unwinds answered${steps:+, $steps of them walked from stored steps} (PMUCONV_STATS=1)"
+size() { wc -c <"$1" | awk -v n="$2" '{ printf "%.2f MB, %.0f bytes per sample", $1 / 1e6, $1 / n }'; }
+echo
+echo "files: pmuprof packed $(size "$P" "$ns_pmu"); pmuprof whole $(size "$F" "$ns_pmu"); perf.data $(size "$R/perf.data" "$ns_perf")"

@@ -17,13 +17,16 @@
 #   - the unwind memo answers some samples, every answer equal to libdwfl's
 #     own unwind (PMUCONV_UNWIND_MEMO=check), the output the same memo off;
 #     some answers walked from its stored steps, checked likewise, also on
-#     copies cut to 64 and 512 bytes.
+#     copies cut to 64 and 512 bytes;
+#   - the recordings packed (format version 2, tests/tools/ucpack): the same
+#     folded output, and unpacked byte for byte the original file.
 # Prints PASS/FAIL lines; always exits 0. About 3 s.
 S=dwarf_unwind
 . "$(dirname "$0")/lib/hostsuite.sh"
 WORK=${NOFPWORK:-$BUILD/tests/nofpwork}
 N=400
-suite_setup "$PMUCONV" "$PTSNAP" "$WORK" || exit 0
+UCPACK=$BUILD/bin/ucpack
+suite_setup "$PMUCONV" "$PTSNAP" "$WORK" "$UCPACK" || exit 0
 mkdir -p "$W/bin" && cp "$WORK" "$W/bin/nofpwork"
 
 # the known call paths, below the process root frame
@@ -120,6 +123,31 @@ if [ "${steps:-0}" -gt 0 ] && [ -z "$why" ] && grep -q '\[truncated\]' "$W/cut51
 	pass unwind-memo-steps
 else
 	fail unwind-memo-steps "full copies: ${steps:-no} answers from stored steps (want > 0);$why"
+fi
+
+# ---- packed stack copies (format version 2) --------------------------------
+# the full and cut recordings packed (tests/tools/ucpack, what pmuctl record
+# writes): smaller, the same folded output, and unpacked byte for byte the
+# file they came from
+why=""
+for f in full cut cut512; do
+	if ! "$UCPACK" "$W/$f.pmu" "$W/$f-packed.pmu" 2>"$W/ucpack.err" ||
+		! "$UCPACK" -d "$W/$f-packed.pmu" "$W/$f-unpacked.pmu" 2>>"$W/ucpack.err"; then
+		why="$why $f: ucpack failed: $(head -1 "$W/ucpack.err")"
+		continue
+	fi
+	"$PMUCONV" folded --weight samples "$W/$f.pmu" >"$W/$f-plain.folded" 2>"$W/$f-plain.err"
+	"$PMUCONV" folded --weight samples "$W/$f-packed.pmu" >"$W/$f-packed.folded" 2>"$W/$f-packed.err"
+	cmp -s "$W/$f-plain.folded" "$W/$f-packed.folded" || why="$why $f: folded output differs packed"
+	sed "s|$W/$f-packed.pmu|$W/$f.pmu|g" "$W/$f-packed.err" | cmp -s "$W/$f-plain.err" - ||
+		why="$why $f: messages differ packed: $(head -1 "$W/$f-packed.err")"
+	cmp -s "$W/$f.pmu" "$W/$f-unpacked.pmu" || why="$why $f: unpacking did not give the file back"
+	[ "$(wc -c <"$W/$f-packed.pmu")" -lt "$(wc -c <"$W/$f.pmu")" ] || why="$why $f: not smaller packed"
+done
+if [ -z "$why" ]; then
+	pass packed-copies
+else
+	fail packed-copies "$why"
 fi
 
 # ---- the binary missing at conversion time ---------------------------------

@@ -170,6 +170,23 @@ if ! "$PTSNAP" -o "$ucopy" -n 6 -s 512 -- "$NOFPWORK" >"$DATA/ptsnap.log" 2>&1; 
 fi
 damage "$ucopy" "$ugen" 24 97
 replay ucopy-damaged "$ugen"
+# the same recording with its copies packed (format version 2, what pmuctl
+# record writes), damaged likewise: flipped bytes in the runs and literals
+# reach the unpacker (the replayer repairs the CRCs too)
+UCPACK=$BUILD/bin/ucpack
+upack=$DATA/ucopy-packed.pmu
+pgen=$DATA/ucopy-packed-damaged
+rm -rf "$pgen"
+mkdir -p "$pgen"
+# (4 stops written twice each: repeated stacks, so the runs refer to the
+# previous copy as well as store new bytes)
+if "$PTSNAP" -o "$DATA/ucopy-r.pmu" -n 4 -r 2 -s 512 -- "$NOFPWORK" >"$DATA/ptsnap.log" 2>&1 &&
+	"$UCPACK" "$DATA/ucopy-r.pmu" "$upack" >"$DATA/ucpack.log" 2>&1; then
+	damage "$upack" "$pgen" 24 13
+	replay ucopy-packed-damaged "$pgen"
+else
+	echo "FAIL: fuzz_replay_pmufile/ucopy-packed-damaged (ucpack failed: $(head -n 1 "$DATA/ucpack.log"))"
+fi
 garbled=$DATA/ucopy-garbled.pmu
 "$PTSNAP" -o "$garbled" -n 300 -s 2048 --garble --seed 7 -- "$NOFPWORK" >"$DATA/ptsnap.log" 2>&1
 "$PMUCONV" report "$garbled" >"$DATA/garbled.report" 2>&1
@@ -178,5 +195,13 @@ if [ "$rc" = 0 ] && grep -q '^unwind: *300 user stack copies' "$DATA/garbled.rep
 	echo "PASS: fuzz_replay_pmufile/ucopy-garbled (300 samples with random registers and stack bytes)"
 else
 	echo "FAIL: fuzz_replay_pmufile/ucopy-garbled (exit $rc: $(grep -m1 -E '^unwind|pmuconv' "$DATA/garbled.report"))"
+fi
+# packed, the garbled recording converts to the same report
+"$UCPACK" "$garbled" "$DATA/ucopy-garbled-packed.pmu" >"$DATA/ucpack.log" 2>&1
+"$PMUCONV" report "$DATA/ucopy-garbled-packed.pmu" 2>&1 | sed 's/ (pmuprof v2)$/ (pmuprof v1)/; s/-packed\.pmu/.pmu/g' >"$DATA/garbled-packed.report"
+if cmp -s "$DATA/garbled.report" "$DATA/garbled-packed.report"; then
+	echo "PASS: fuzz_replay_pmufile/ucopy-garbled-packed (the same report packed)"
+else
+	echo "FAIL: fuzz_replay_pmufile/ucopy-garbled-packed (report differs packed: $(diff "$DATA/garbled.report" "$DATA/garbled-packed.report" | sed -n 2p))"
 fi
 exit 0
