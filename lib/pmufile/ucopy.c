@@ -310,7 +310,8 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 	ou = (struct pmuprof_sample_ustack *)((uint8_t *)out + need);
 	ou->flags &= ~PMUFILE_USTACK_PACKED;
 	stack = (uint8_t *)(ou + 1);
-	memset(stack, 0, u->size);
+	/* the runs fill [0, valid) exactly, or the copy fails (all zeroed) */
+	memset(stack + u->valid, 0, u->size - u->valid);
 	out->size = (uint32_t)(need + sizeof(*u) + u->size);
 	sp = u->regs[PMUPROF_UREG_SP];
 	avail = rec->size - need - sizeof(*u);
