@@ -239,9 +239,9 @@ size_t pmufile__ucopy_pack(struct pmufile_ucopy_tab *t, const struct pmuprof_rec
 	while (pos < u->valid) {
 		uint32_t start = pos, mid;
 
-		while (pos < u->valid &&
-		       !(pos + 2 * UCOPY_CHUNK <= u->valid && same_at(e, sp, stack, u->valid, pos) &&
-			 same_at(e, sp, stack, u->valid, pos + UCOPY_CHUNK)))
+		while (pos < u->valid && !(pos + 2 * UCOPY_CHUNK <= u->valid &&
+					   same_at(e, sp, stack, u->valid, pos) &&
+					   same_at(e, sp, stack, u->valid, pos + UCOPY_CHUNK)))
 			pos = pos + UCOPY_CHUNK < u->valid ? pos + UCOPY_CHUNK : u->valid;
 		mid = pos;
 		while (pos < u->valid && same_at(e, sp, stack, u->valid, pos))
@@ -360,7 +360,8 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 		}
 	}
 	for (uint32_t i = 0; i < pk.nr_runs; i++) {
-		uint32_t nw = pf_get32(runs + 8 * (size_t)i), sm = pf_get32(runs + 8 * (size_t)i + 4);
+		uint32_t nw = pf_get32(runs + 8 * (size_t)i),
+			 sm = pf_get32(runs + 8 * (size_t)i + 4);
 		uint64_t a;
 
 		if (nw > u->valid - pos || nw > nlit - lit) {
@@ -379,7 +380,8 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 		if (!e || sm > u->valid - pos || a < e->sp || a - e->sp > e->valid ||
 		    sm > e->valid - (a - e->sp)) {
 			snprintf(t->why, sizeof(t->why),
-				 "packed stack copy of tid %u: run %u repeats %u bytes at offset %u, "
+				 "packed stack copy of tid %u: run %u repeats %u bytes at offset "
+				 "%u, "
 				 "outside the copy's %u valid bytes or the referenced copy's",
 				 s->tid, i, sm, pos, u->valid);
 			goto fail;
@@ -387,7 +389,8 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 		memcpy(stack + pos, e->bytes + (a - e->sp), sm);
 		pos += sm;
 	}
-	if (pos != u->valid || pmufile__align8(sizeof(pk) + 8 * (size_t)pk.nr_runs + lit) != avail) {
+	if (pos != u->valid ||
+	    pmufile__align8(sizeof(pk) + 8 * (size_t)pk.nr_runs + lit) != avail) {
 		snprintf(t->why, sizeof(t->why),
 			 "packed stack copy of tid %u: its runs cover %u of %u valid bytes and use "
 			 "%zu of %zu stored bytes",

@@ -58,7 +58,7 @@ static uint32_t rnd(void)
  * a sample copies SIZE bytes from an sp that moves within it. */
 struct thr {
 	uint32_t tid;
-	uint64_t top; /* address just above the image */
+	uint64_t top;	/* address just above the image */
 	uint32_t depth; /* of the last sample's sp below top */
 	uint8_t img[4096];
 };
@@ -322,8 +322,9 @@ START_TEST(test_missing_reference)
 	for (size_t k = 0; k < sizeof(th.img); k++)
 		th.img[k] = (uint8_t)rnd();
 	for (unsigned i = 0; i < 600; i++) {
-		uint8_t rec[sizeof(struct pmuprof_sample) + 16 + sizeof(struct pmuprof_sample_ustack) +
-			    SIZE] __attribute__((aligned(8)));
+		uint8_t rec[sizeof(struct pmuprof_sample) + 16 +
+			    sizeof(struct pmuprof_sample_ustack) + SIZE]
+			__attribute__((aligned(8)));
 		const char *why;
 
 		put_copy(rec, &th, 1000 + i, SIZE);
@@ -372,9 +373,10 @@ START_TEST(test_corrupt_packed_records)
 	uint8_t *p = malloc(PMUPROF_MAX_RECORD), *q = malloc(PMUPROF_MAX_RECORD);
 	uint8_t *bad = malloc(PMUPROF_MAX_RECORD);
 	static struct thr th = {.tid = 9, .top = 0x7ffe00000000ull};
-	uint8_t rec[sizeof(struct pmuprof_sample) + 16 + sizeof(struct pmuprof_sample_ustack) + SIZE]
-		__attribute__((aligned(8)));
-	const size_t pk_off = sizeof(struct pmuprof_sample) + 16 + sizeof(struct pmuprof_sample_ustack);
+	uint8_t rec[sizeof(struct pmuprof_sample) + 16 + sizeof(struct pmuprof_sample_ustack) +
+		    SIZE] __attribute__((aligned(8)));
+	const size_t pk_off =
+		sizeof(struct pmuprof_sample) + 16 + sizeof(struct pmuprof_sample_ustack);
 	struct {
 		const char *what;
 		size_t at; /* byte offset in the packed record (from pk_off) */

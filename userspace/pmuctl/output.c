@@ -97,9 +97,10 @@ struct pmufile_writer *output__open(const char *path, const struct session *s, i
 	 * copy; docs/FORMAT.md), unless PMUCTL_PACK_STACKS=0 asks for the
 	 * version 1 form older pmuconv versions read. */
 	const char *pack = getenv("PMUCTL_PACK_STACKS");
-	unsigned int wflags = (s->cfg.flags & PMUPROF_CF_USTACK_COPY) && !(pack && !strcmp(pack, "0"))
-				      ? PMUFILE_WRITE_PACK_UCOPY
-				      : 0;
+	unsigned int wflags =
+		(s->cfg.flags & PMUPROF_CF_USTACK_COPY) && !(pack && !strcmp(pack, "0"))
+			? PMUFILE_WRITE_PACK_UCOPY
+			: 0;
 
 	w = pmufile_writer__open_flags(path, hdr, wflags, err, sizeof(err));
 	if (!w)

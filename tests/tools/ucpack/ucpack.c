@@ -113,8 +113,7 @@ int main(int argc, char **argv)
 				memcpy(rec, r, rh->size); /* aligned copy */
 				rh = (const void *)rec;
 				if (unpack && pmufile__ucopy_is_packed(rh)) {
-					const char *why =
-						pmufile__ucopy_unpack(t, rh, (void *)q);
+					const char *why = pmufile__ucopy_unpack(t, rh, (void *)q);
 
 					if (why)
 						return die("%s: %s", in, why);
