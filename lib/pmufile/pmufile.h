@@ -271,11 +271,13 @@ int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx,
  * ucopy_pack: rec packed into out (room for rec->size bytes); returns the
  * packed size, or 0 when rec is stored as it is (not a sample with a copy,
  * or packing would not make it smaller); every copy becomes its tid's
- * reference either way. ucopy_unpack: rec (a packed sample) rebuilt into
- * out (room for PMUPROF_MAX_RECORD bytes) as read() returned it; NULL, or
- * why it could not be (then out holds the record with an empty copy, valid
- * 0 and PMUFILE_USTACK_UNRESOLVED, unless the record's fixed parts are
- * themselves malformed: then out->size is 0). ucopy_note: make a copy that
+ * reference either way. ucopy_unpack: rec (a packed sample) rebuilt as
+ * read() returned it, into *out (held by t: valid until t's next call);
+ * NULL, or why it could not be (then *out is the record with an empty
+ * copy, valid 0 and PMUFILE_USTACK_UNRESOLVED, or NULL when the record's
+ * fixed parts are themselves malformed or memory ran out). Memory: the
+ * unpacker keeps a window of about 3 records per thread, where copies are
+ * rebuilt in place (only their new bytes written). ucopy_note: make a copy that
  * is not packed its tid's reference (the reader, for plain records). */
 struct pmufile_ucopy_tab;
 struct pmufile_ucopy_tab *pmufile__ucopy_tab_new(void);
@@ -285,7 +287,7 @@ size_t pmufile__ucopy_pack(struct pmufile_ucopy_tab *t, const struct pmuprof_rec
 			   void *out);
 const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 				  const struct pmuprof_record_header *rec,
-				  struct pmuprof_record_header *out);
+				  const struct pmuprof_record_header **out);
 void pmufile__ucopy_note(struct pmufile_ucopy_tab *t, const struct pmuprof_record_header *rec);
 /* Does rec carry a packed stack copy? (a SAMPLE whose parts say so) */
 bool pmufile__ucopy_is_packed(const struct pmuprof_record_header *rec);

@@ -86,10 +86,9 @@ struct reader {
 	uint8_t *sbuf;
 	size_t sbuf_size;
 	char bad_msg[512]; /* why the first SF_BAD frame is bad (strict reports it) */
-	/* version 2: each tid's latest stack copy (packed copies refer to it)
-	 * and the buffer a packed record is rebuilt in for fn */
+	/* version 2: each tid's latest stack copy (packed copies refer to
+	 * it; rebuilt records are delivered from there) */
 	struct pmufile_ucopy_tab *ucopy;
-	struct pmuprof_record_header *ubuf;
 };
 
 /* ------------------------------------------------------------------ */
@@ -1091,7 +1090,6 @@ void pmufile__close(struct pmufile *f)
 			close(r->fd);
 		free(r->sbuf);
 		pmufile__ucopy_tab_free(r->ucopy);
-		free(r->ubuf);
 		free(r->frames);
 		free(r->sframes);
 		free(r->mmap_maxend);
@@ -1244,19 +1242,20 @@ static int walk_frame(struct pmufile *f, struct reader *r, struct sframe *sf, pm
 			pmufile__count_record(&cnt, h);
 		}
 		if (fn && r->ucopy && h->type == PMUPROF_REC_SAMPLE) {
+			const struct pmuprof_record_header *rebuilt;
 			const char *bad;
 
 			if (!pmufile__ucopy_is_packed(h)) {
 				pmufile__ucopy_note(r->ucopy, h);
-			} else if ((bad = pmufile__ucopy_unpack(r->ucopy, h, r->ubuf)) &&
-				   !r->ubuf->size) {
+			} else if ((bad = pmufile__ucopy_unpack(r->ucopy, h, &rebuilt)) &&
+				   !rebuilt) {
 				/* fixed parts malformed: the consumer's view rejects it */
 			} else {
 				if (bad && !f->ucopy_unresolved++)
 					pmufile__set_err(f->ucopy_error, sizeof(f->ucopy_error),
 							 "record at offset %" PRIu64 ": %s",
 							 base + (uint64_t)(p - payload), bad);
-				ret = fn(ctx, r->ubuf);
+				ret = fn(ctx, rebuilt);
 				if (ret)
 					return ret;
 				n++;
@@ -1305,9 +1304,7 @@ int pmufile__for_each_record(struct pmufile *f, pmufile_record_fn fn, void *ctx,
 	if (f->version >= 2 && fn) {
 		if (!r->ucopy)
 			r->ucopy = pmufile__ucopy_tab_new();
-		if (!r->ubuf)
-			r->ubuf = malloc(PMUPROF_MAX_RECORD);
-		if (!r->ucopy || !r->ubuf) {
+		if (!r->ucopy) {
 			pmufile__set_err(err, errlen, "pmufile: %s: out of memory", r->path);
 			return -ENOMEM;
 		}

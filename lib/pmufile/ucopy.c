@@ -44,8 +44,11 @@ struct ucopy_ent {
 	uint32_t valid, cap;
 	uint32_t chain; /* packer: copies since the last one without a reference */
 	bool used;
-	bool ok; /* bytes hold the copy (false: it could not be rebuilt) */
-	uint8_t *bytes;
+	bool ok;	/* the copy is held (false: it could not be rebuilt) */
+	uint8_t *bytes; /* packer: the copy (valid bytes from sp) */
+	uint8_t *win;	/* unpacker: the thread's window, see place() */
+	size_t wcap;
+	uint64_t base; /* the address of win[0] */
 };
 
 struct pmufile_ucopy_tab {
@@ -62,8 +65,10 @@ struct pmufile_ucopy_tab *pmufile__ucopy_tab_new(void)
 
 void pmufile__ucopy_tab_reset(struct pmufile_ucopy_tab *t)
 {
-	for (size_t i = 0; i < t->cap; i++)
+	for (size_t i = 0; i < t->cap; i++) {
 		free(t->e[i].bytes);
+		free(t->e[i].win);
+	}
 	free(t->e);
 	t->e = NULL;
 	t->cap = t->n = 0;
@@ -187,13 +192,75 @@ bool pmufile__ucopy_is_packed(const struct pmuprof_record_header *rec)
 	return u && (u->flags & PMUFILE_USTACK_PACKED);
 }
 
+/*
+ * The reader keeps each thread's copies in a window of its address space
+ * (win[i] is the byte at address base + i): a copy is rebuilt where it
+ * lies, so its `same` runs are already in place (they name the previous
+ * copy's bytes at the same addresses) and only the literals are written.
+ * The delivered record is built around it: its fixed parts just below sp
+ * (bytes the next copy cannot refer to: they are not in this one) and the
+ * zeros of [valid, size) above. Returns the record's stack (the byte at
+ * sp) in the window, moving the window when the record would not fit or
+ * be 8-byte aligned there; NULL when out of memory.
+ */
+static uint8_t *place(struct ucopy_ent *e, uint64_t sp, size_t fixed, uint32_t size)
+{
+	uint64_t off = sp - e->base; /* modulo 2^64, as every address here */
+	size_t wcap, slack;
+	uint8_t *nw;
+
+	if (e->win && off % 8 == 0 && off >= fixed && off <= e->wcap && size <= e->wcap - off)
+		return e->win + off;
+	wcap = 3 * (fixed + size);
+	slack = ((wcap - fixed - size) / 2) & ~(size_t)7;
+	nw = malloc(wcap);
+	if (!nw)
+		return NULL;
+	/* keep what this copy may refer to: the previous copy's valid bytes
+	 * within [sp, sp + size) */
+	if (e->win && e->ok) {
+		uint64_t lo = sp - e->sp < e->valid ? sp : e->sp; /* later start */
+		uint64_t a = lo - e->sp, b = lo - sp;
+
+		if (a <= e->valid && b <= size) {
+			size_t n = e->valid - a < size - b ? e->valid - a : size - b;
+			uint64_t from = lo - e->base;
+
+			if (from <= e->wcap && n <= e->wcap - from)
+				memcpy(nw + fixed + slack + b, e->win + from, n);
+		}
+	}
+	free(e->win);
+	e->win = nw;
+	e->wcap = wcap;
+	e->base = sp - fixed - slack;
+	return nw + fixed + slack;
+}
+
 void pmufile__ucopy_note(struct pmufile_ucopy_tab *t, const struct pmuprof_record_header *rec)
 {
 	size_t need;
 	const struct pmuprof_sample_ustack *u = ucopy_part(rec, &need);
 
-	if (u && !(u->flags & PMUFILE_USTACK_PACKED) && need + sizeof(*u) + u->size == rec->size)
-		set_ref(t, (const void *)rec, u, (const uint8_t *)(u + 1), true);
+	const struct pmuprof_sample *s = (const void *)rec;
+	struct ucopy_ent *e;
+	uint8_t *stack;
+
+	if (!u || (u->flags & PMUFILE_USTACK_PACKED) || need + sizeof(*u) + u->size != rec->size)
+		return;
+	e = get(t, s->tid);
+	if (!e)
+		return;
+	e->ok = false; /* nothing of the previous copy is needed: all of it is here */
+	stack = place(e, u->regs[PMUPROF_UREG_SP], need + sizeof(*u), u->size);
+	if (!stack)
+		return;
+	memcpy(stack, u + 1, u->valid);
+	e->pid = s->pid;
+	e->time_ns = s->time_ns;
+	e->sp = u->regs[PMUPROF_UREG_SP];
+	e->valid = u->valid;
+	e->ok = true;
 }
 
 /* Are the len bytes at stack offset pos (address sp + pos) equal to the
@@ -287,33 +354,45 @@ size_t pmufile__ucopy_pack(struct pmufile_ucopy_tab *t, const struct pmuprof_rec
 
 const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 				  const struct pmuprof_record_header *rec,
-				  struct pmuprof_record_header *out)
+				  const struct pmuprof_record_header **out)
 {
 	const struct pmuprof_sample *s = (const void *)rec;
 	struct pmufile_ucopy_packed pk;
 	const struct pmuprof_sample_ustack *u;
 	struct pmuprof_sample_ustack *ou;
-	const struct ucopy_ent *e = NULL;
+	struct ucopy_ent *e;
 	const uint8_t *runs, *lits;
 	size_t need, avail, nlit, lit = 0;
 	uint32_t pos = 0;
 	uint8_t *stack;
 	uint64_t sp;
+	bool ref = false, known;
 
-	out->size = 0;
+	*out = NULL;
 	u = ucopy_part(rec, &need);
 	if (!u || !(u->flags & PMUFILE_USTACK_PACKED)) {
 		snprintf(t->why, sizeof(t->why), "not a sample with a packed stack copy");
 		return t->why;
 	}
-	memcpy(out, rec, need + sizeof(*u));
-	ou = (struct pmuprof_sample_ustack *)((uint8_t *)out + need);
-	ou->flags &= ~PMUFILE_USTACK_PACKED;
-	stack = (uint8_t *)(ou + 1);
-	/* the runs fill [0, valid) exactly, or the copy fails (all zeroed) */
-	memset(stack + u->valid, 0, u->size - u->valid);
-	out->size = (uint32_t)(need + sizeof(*u) + u->size);
 	sp = u->regs[PMUPROF_UREG_SP];
+	e = find(t, s->tid);
+	known = e != NULL; /* whether it is the copy this one refers to: below */
+	if (!e && !(e = get(t, s->tid))) {
+		snprintf(t->why, sizeof(t->why), "out of memory");
+		return t->why;
+	}
+	stack = place(e, sp, need + sizeof(*u), u->size);
+	if (!stack) {
+		e->ok = false;
+		snprintf(t->why, sizeof(t->why), "out of memory");
+		return t->why;
+	}
+	memcpy(stack - need - sizeof(*u), rec, need + sizeof(*u));
+	*out = (const void *)(stack - need - sizeof(*u));
+	((struct pmuprof_record_header *)(stack - need - sizeof(*u)))->size =
+		(uint32_t)(need + sizeof(*u) + u->size);
+	ou = (struct pmuprof_sample_ustack *)(stack - sizeof(*u));
+	ou->flags &= ~PMUFILE_USTACK_PACKED;
 	avail = rec->size - need - sizeof(*u);
 	if (avail < sizeof(pk)) {
 		snprintf(t->why, sizeof(t->why),
@@ -332,8 +411,7 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 	lits = runs + 8 * (size_t)pk.nr_runs;
 	nlit = avail - sizeof(pk) - 8 * (size_t)pk.nr_runs;
 	if (pk.flags & PMUFILE_UCOPY_REF) {
-		e = find(t, s->tid);
-		if (!e || e->pid != s->pid) {
+		if (!known) {
 			snprintf(t->why, sizeof(t->why),
 				 "the stack copy of tid %u refers to an earlier copy of that "
 				 "thread (time %llu) which the file does not hold (a frame "
@@ -341,7 +419,7 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 				 s->tid, (unsigned long long)pk.ref_time_ns);
 			goto fail;
 		}
-		if (e->time_ns != pk.ref_time_ns || e->sp != pk.ref_sp) {
+		if (e->time_ns != pk.ref_time_ns || e->sp != pk.ref_sp || e->pid != s->pid) {
 			snprintf(t->why, sizeof(t->why),
 				 "the stack copy of tid %u refers to its copy of time %llu, sp "
 				 "%#llx, but the previous one read is of time %llu, sp %#llx (a "
@@ -358,11 +436,12 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 				 s->tid, (unsigned long long)pk.ref_time_ns);
 			goto fail;
 		}
+		ref = true;
 	}
 	for (uint32_t i = 0; i < pk.nr_runs; i++) {
 		uint32_t nw = pf_get32(runs + 8 * (size_t)i),
 			 sm = pf_get32(runs + 8 * (size_t)i + 4);
-		uint64_t a;
+		uint64_t d;
 
 		if (nw > u->valid - pos || nw > nlit - lit) {
 			snprintf(t->why, sizeof(t->why),
@@ -376,17 +455,15 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 		lit += nw;
 		if (!sm)
 			continue;
-		a = sp + pos;
-		if (!e || sm > u->valid - pos || a < e->sp || a - e->sp > e->valid ||
-		    sm > e->valid - (a - e->sp)) {
+		/* already in place: the previous copy's bytes at these addresses */
+		d = sp + pos - e->sp;
+		if (!ref || sm > u->valid - pos || d > e->valid || sm > e->valid - d) {
 			snprintf(t->why, sizeof(t->why),
 				 "packed stack copy of tid %u: run %u repeats %u bytes at offset "
-				 "%u, "
-				 "outside the copy's %u valid bytes or the referenced copy's",
+				 "%u, outside the copy's %u valid bytes or the referenced copy's",
 				 s->tid, i, sm, pos, u->valid);
 			goto fail;
 		}
-		memcpy(stack + pos, e->bytes + (a - e->sp), sm);
 		pos += sm;
 	}
 	if (pos != u->valid ||
@@ -397,12 +474,21 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 			 s->tid, pos, u->valid, lit, nlit);
 		goto fail;
 	}
-	set_ref(t, s, ou, stack, true);
+	memset(stack + u->valid, 0, u->size - u->valid);
+	e->pid = s->pid;
+	e->time_ns = s->time_ns;
+	e->sp = sp;
+	e->valid = u->valid;
+	e->ok = true;
 	return NULL;
 fail:
 	memset(stack, 0, u->size);
 	ou->valid = 0;
 	ou->flags |= PMUFILE_USTACK_UNRESOLVED;
-	set_ref(t, s, ou, stack, false);
+	e->pid = s->pid;
+	e->time_ns = s->time_ns;
+	e->sp = sp;
+	e->valid = 0;
+	e->ok = false;
 	return t->why;
 }

@@ -113,11 +113,13 @@ int main(int argc, char **argv)
 				memcpy(rec, r, rh->size); /* aligned copy */
 				rh = (const void *)rec;
 				if (unpack && pmufile__ucopy_is_packed(rh)) {
-					const char *why = pmufile__ucopy_unpack(t, rh, (void *)q);
+					const struct pmuprof_record_header *u;
+					const char *why = pmufile__ucopy_unpack(t, rh, &u);
 
 					if (why)
 						return die("%s: %s", in, why);
-					n = ((struct pmuprof_record_header *)q)->size;
+					n = u->size;
+					memcpy(q, u, n);
 				} else if (unpack) {
 					pmufile__ucopy_note(t, rh);
 				} else {
