@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	bool unpack = argc == 4 && !strcmp(argv[1], "-d");
 	struct pmufile_ucopy_tab *t;
 	uint8_t *rec, *d, *o;
-	size_t len, off = PMUFILE_PREAMBLE_SIZE, olen = PMUFILE_PREAMBLE_SIZE;
+	size_t len, off = PMUFILE_PREAMBLE_SIZE, olen = PMUFILE_PREAMBLE_SIZE, ocap;
 	const char *in, *outp;
 	FILE *out;
 
@@ -77,8 +77,10 @@ int main(int argc, char **argv)
 	if (len < PMUFILE_PREAMBLE_SIZE || memcmp(d, PMUFILE_MAGIC, PMUFILE_MAGIC_LEN) ||
 	    pf_get32(d + 16) != PMUFILE_PREAMBLE_SIZE)
 		return die("%s: not a pmuprof data file%s", in, "");
-	/* unpacking can make a SAMPLES frame up to 64 MiB (the frame limit) */
-	o = malloc(len + PMUFILE_MAX_FRAME);
+	/* room for the next frame is made before each: unpacking can make a
+	 * SAMPLES frame up to 64 MiB (the frame limit) */
+	ocap = len + PMUFILE_FRAME_HDR_SIZE + PMUFILE_MAX_FRAME;
+	o = malloc(ocap);
 	if (!o)
 		return die("out of memory%s%s", "", "");
 	memcpy(o, d, PMUFILE_PREAMBLE_SIZE);
@@ -87,7 +89,16 @@ int main(int argc, char **argv)
 	while (off + PMUFILE_FRAME_HDR_SIZE <= len) {
 		const uint8_t *h = d + off, *p = h + PMUFILE_FRAME_HDR_SIZE;
 		uint32_t size = pf_get32(h + 8);
-		uint8_t *oh = o + olen, *q;
+		uint8_t *oh, *q;
+
+		if (ocap - olen < PMUFILE_FRAME_HDR_SIZE + PMUFILE_MAX_FRAME) {
+			uint8_t *no = realloc(o, ocap *= 2);
+
+			if (!no)
+				return die("out of memory%s%s", "", "");
+			o = no;
+		}
+		oh = o + olen;
 
 		if (pf_get32(h) != PMUFILE_SYNC || size > len - off - PMUFILE_FRAME_HDR_SIZE ||
 		    pf_get32(h + 16) != pmufile__crc32(0, p, size))
