@@ -58,7 +58,7 @@ u64 pmu__freq_first_period(u64 freq_hz, u64 max)
 	return clamp_period(freq_hz ? PMU_FREQ_GUESS_EVENTS_PER_SEC / freq_hz : max, max);
 }
 
-void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now)
+void pmu__freq_step(struct pmu_cpu *pc, u32 i, u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	const struct pmu_assign *a = &plan->a[i];
@@ -70,7 +70,7 @@ void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now)
 		pc->last_ns[i] = now;
 	}
 }
-PP_NOKPROBE(pmu__freq_update);
+PP_NOKPROBE(pmu__freq_step);
 
 void pmu__restore_period(struct pmu_cpu *pc, u32 event, u32 factor)
 {

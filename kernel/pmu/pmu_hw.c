@@ -7,18 +7,6 @@
 #include "pmu_internal.h"
 #include "pmuprof/platform.h"
 
-u64 pmu__width_mask(u32 width)
-{
-	return width >= 64 ? ~0ull : (1ull << width) - 1;
-}
-PP_NOKPROBE(pmu__width_mask);
-
-u64 pmu__arm_value(u64 period, u32 width)
-{
-	return (0 - period) & pmu__width_mask(width);
-}
-PP_NOKPROBE(pmu__arm_value);
-
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a)
 {
 	u64 max = pmu__width_mask(pmu__counter_width(plan, a)) >> 1;
@@ -66,46 +54,6 @@ void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period)
 	pmu__arm_carry(pc, i, period, 0);
 }
 PP_NOKPROBE(pmu__arm);
-
-/* As Linux's x86_perf_event_set_period: the overshoot counts towards the
- * next period; a whole period or more of it is dropped (as perf does: the
- * counter would otherwise be armed at or past its overflow). */
-u64 pmu__rearm_left(u64 period, u64 over)
-{
-	u64 left = over < period ? period - over : period;
-
-	return left < PMU_MIN_LEFT ? PMU_MIN_LEFT : left;
-}
-PP_NOKPROBE(pmu__rearm_left);
-
-void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over)
-{
-	const struct pmu_plan *plan = pc->plan;
-	const struct pmu_assign *a = &plan->a[i];
-	u64 left = pmu__rearm_left(period, over);
-
-	pc->armed[i] = period;
-	pc->left[i] = left;
-	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(left, pmu__counter_width(plan, a)));
-}
-PP_NOKPROBE(pmu__arm_carry);
-
-/* Counter i was armed to count left[i] events before wrapping; what it
- * holds past the wrap came after the overflow (skid, NMI entry, the
- * handler until it disabled the counters). 0 if it has not wrapped (a
- * status bit set by someone else). Read while the counter is disabled. [NMI] */
-u64 pmu__overshoot(struct pmu_cpu *pc, u32 i)
-{
-	const struct pmu_plan *plan = pc->plan;
-	const struct pmu_assign *a = &plan->a[i];
-	u32 w = pmu__counter_width(plan, a);
-	u64 mask = pmu__width_mask(w);
-	u64 since_arm =
-		(plat_rdmsr(pmu__counter_msr(plan, a)) - pmu__arm_value(pc->left[i], w)) & mask;
-
-	return since_arm > pc->left[i] ? since_arm - pc->left[i] : 0;
-}
-PP_NOKPROBE(pmu__overshoot);
 
 /* Counter reset value the CPU reloads after writing a record: the same
  * arm value as the counter itself, so every record stands for armed[i]. */

@@ -11,6 +11,7 @@
 
 #include "pmu.h"
 #include "pmuprof/x86_pmu_regs.h"
+#include "pmuprof/platform.h"
 
 /* One pre-defined architectural event (pmu_events.c). */
 struct pmu_arch_event {
@@ -44,10 +45,18 @@ extern const unsigned int pmu_nr_vendors;
 /* Index into pmu_arch_events of an event-select|umask, or -1. */
 int pmu__arch_index(u64 event_umask);
 
-/* Counter arithmetic, exposed for the unit tests. */
-u64 pmu__width_mask(u32 width);
+/* Counter arithmetic, exposed for the unit tests. Inline, as the helpers
+ * below: the NMI handler runs them per overflow (issue 15: a call each
+ * cost more than the arithmetic). */
+static __always_inline u64 pmu__width_mask(u32 width)
+{
+	return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
 /* Value that makes a counter of `width` bits overflow after `period` events. */
-u64 pmu__arm_value(u64 period, u32 width);
+static __always_inline u64 pmu__arm_value(u64 period, u32 width)
+{
+	return (0 - period) & pmu__width_mask(width);
+}
 /* Largest period a counter of the plan accepts: 2^(width-1)-1, and at most
  * 2^31-1 when writes go through legacy IA32_PMCx (bit 31 sign-extends). */
 u64 pmu__max_period(const struct pmu_plan *plan, const struct pmu_assign *a);
@@ -79,8 +88,15 @@ u64 pmu__freq_next_period(u64 period, u64 elapsed_ns, u64 freq_hz, u64 max);
 /* First-guess period for a target rate (assumes ~1e9 events/s). */
 u64 pmu__freq_first_period(u64 freq_hz, u64 max);
 /* Frequency mode, at an overflow of assignment i at time now: the next
- * period from the armed one and the time it took (pmu_freq.c). [NMI] */
-void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now);
+ * period from the armed one and the time it took (pmu_freq.c). [NMI]
+ * Only for a counter in frequency mode: pmu__freq_update checks that
+ * inline, and calls this for the division. */
+void pmu__freq_step(struct pmu_cpu *pc, u32 i, u64 now);
+static __always_inline void pmu__freq_update(struct pmu_cpu *pc, u32 i, u64 now)
+{
+	if (pc->plan->a[i].freq_hz)
+		pmu__freq_step(pc, i, now);
+}
 
 /* Arm counter i of this CPU to overflow after `period` events (pmu_hw.c). [NMI] */
 void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period);
@@ -88,14 +104,44 @@ void pmu__arm(struct pmu_cpu *pc, u32 i, u64 period);
 #define PMU_MIN_LEFT 2
 /* Events to arm for when `over` events of the next period already counted:
  * period - over, or period when over >= period (dropped), at least
- * PMU_MIN_LEFT (pmu_hw.c). */
-u64 pmu__rearm_left(u64 period, u64 over);
+ * PMU_MIN_LEFT. As Linux's x86_perf_event_set_period: the overshoot counts
+ * towards the next period; a whole period or more of it is dropped (as
+ * perf does: the counter would otherwise be armed at or past its
+ * overflow). */
+static __always_inline u64 pmu__rearm_left(u64 period, u64 over)
+{
+	u64 left = over < period ? period - over : period;
+
+	return left < PMU_MIN_LEFT ? PMU_MIN_LEFT : left;
+}
 /* Arm counter i for the next sample of `period` events of which `over`
  * have already counted: the counter gets -pmu__rearm_left(), armed[i] =
  * period (what the sample will report). [NMI] */
-void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over);
-/* Events counter i counted past its wrap; 0 if it has not wrapped. [NMI] */
-u64 pmu__overshoot(struct pmu_cpu *pc, u32 i);
+static __always_inline void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	u64 left = pmu__rearm_left(period, over);
+
+	pc->armed[i] = period;
+	pc->left[i] = left;
+	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(left, pmu__counter_width(plan, a)));
+}
+/* Events counter i counted past its wrap; 0 if it has not wrapped (a
+ * status bit set by someone else). Counter i was armed to count left[i]
+ * events before wrapping; what it holds past the wrap came after the
+ * overflow (skid, NMI entry, the handler until it disabled the counters).
+ * Read while the counter is disabled. [NMI] */
+static __always_inline u64 pmu__overshoot(struct pmu_cpu *pc, u32 i)
+{
+	const struct pmu_plan *plan = pc->plan;
+	const struct pmu_assign *a = &plan->a[i];
+	u32 w = pmu__counter_width(plan, a);
+	u64 since_arm = (plat_rdmsr(pmu__counter_msr(plan, a)) - pmu__arm_value(pc->left[i], w)) &
+			pmu__width_mask(w);
+
+	return since_arm > pc->left[i] ? since_arm - pc->left[i] : 0;
+}
 /* PEBS: the DS reset slot of counter i = its arm value, so every record
  * stands for armed[i] (pmu_hw.c). [NMI] */
 void pmu__pebs_set_reset(struct pmu_cpu *pc, u32 i);

@@ -8,6 +8,10 @@
 #include "pmu_internal.h"
 #include "pmuprof/platform.h"
 
+/* Tail checks per PMI: the first pass leaves its status re-read to the
+ * first, so the second stands for the one pass 1 had before (issue 15). */
+#define PMU_TAIL_CHECKS 2
+
 static bool test_bit64(u64 v, unsigned int b)
 {
 	return (v >> b) & 1;
@@ -23,7 +27,8 @@ static bool test_bit64(u64 v, unsigned int b)
  * armed for period - overshoot, so the sum of sample periods follows the
  * events counted. Counters are disabled while this runs.
  */
-static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, void *ctx)
+static __always_inline void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit,
+					 void *ctx)
 {
 	u64 over = pmu__overshoot(pc, i);
 
@@ -31,7 +36,6 @@ static void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit, v
 	pmu__freq_update(pc, i, now);
 	pmu__arm_carry(pc, i, pc->period[i], over);
 }
-PP_NOKPROBE(overflow_one);
 
 /* Re-arm a PEBS counter: the counter and the reset value the CPU reloads
  * after its next record. Counters are disabled while this runs. */
@@ -241,7 +245,8 @@ int pmu__handle_nmi_at(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	const struct pmu_plan *plan = pc->plan;
 	unsigned int loops = 0;
 	u64 ours, want, status, ctrl;
-	bool buf_pmi = false, tail_checked = false;
+	unsigned int tails; /* tail checks made (PMU_TAIL_CHECKS: none left) */
+	bool buf_pmi = false, live;
 	int n = 0;
 
 	if (!pc->running || !plan || !plan->nr)
@@ -269,6 +274,11 @@ int pmu__handle_nmi_at(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 		return 0;
 	}
 
+	/* Set by this CPU's own stop/pause, which this NMI interrupted or
+	 * which has not begun: they cannot change until we return. Not live:
+	 * leave our enables off and look at status no more after LVTPC. */
+	live = !pc->stopping && !pc->paused;
+	tails = live ? 0 : PMU_TAIL_CHECKS;
 	ctrl = plat_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 again:
 	plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl & ~ours);
@@ -305,12 +315,24 @@ again:
 		if (pmu__has_status_reset(plan))
 			mine |= status & X86_GLOBAL_STATUS_CTR_FRZ;
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, mine);
+		/* First pass: the tail check below reads GLOBAL_STATUS again
+		 * anyway. An overflow this read would find (one that came
+		 * between the first read and the disable) stays set until
+		 * acknowledged, so the tail check finds it too and comes back
+		 * here with the counters disabled again, and that pass loops
+		 * and tail-checks as this one would have: one RDMSR fewer per
+		 * PMI, no overflow left behind. It counts as the loop it
+		 * would have been, towards PMU_MAX_OVF_LOOPS. */
+		if (!tails) {
+			loops++;
+			break;
+		}
 		status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 		if (!(status & want))
 			break;
 		if (++loops >= PMU_MAX_OVF_LOOPS) {
 			reset_ours(pc);
-			tail_checked = true; /* status keeps re-asserting: no tail check */
+			tails = PMU_TAIL_CHECKS; /* status keeps re-asserting: no tail check */
 			break;
 		}
 	}
@@ -318,7 +340,7 @@ again:
 	 * clear) our enables; restoring the ones found at entry would turn
 	 * our counters back on after it. Likewise on a CPU that
 	 * pmu__cpu_pause switched away from the target. */
-	if (!pc->stopping && !pc->paused)
+	if (live)
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, ctrl | ours);
 	/* The APIC masked LVTPC when it delivered the PMI; reopen it last so
 	 * that a new overflow cannot interrupt us half-way. */
@@ -330,8 +352,8 @@ again:
 	 * and the counter, now far from its next wrap, would never interrupt
 	 * again. Look once more; a PMI that did get through finds nothing
 	 * and is swallowed (we return more than one). */
-	if (!tail_checked && !pc->stopping && !pc->paused) {
-		tail_checked = true;
+	if (tails < PMU_TAIL_CHECKS) {
+		tails++;
 		status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 		if (status & want)
 			goto again;

@@ -1740,6 +1740,80 @@ START_TEST(test_tail_overflow_not_lost)
 }
 END_TEST
 
+/* Issue 15: a PMI that leaves nothing behind reads GLOBAL_STATUS twice,
+ * on entry and in the tail check after LVTPC; the first pass leaves its
+ * re-read to the tail check (one RDMSR fewer per sample). */
+START_TEST(test_status_read_twice_per_pmi)
+{
+	static const u64 ev[] = {0x412e};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+	unsigned int mark;
+
+	plan_events(P_SKL, &plan, 1, ev, 10000);
+	pmu__cpu_start(&pc, &plan);
+	nr_samples = 0;
+	pmu_model_count(&M, 0x412e, 10000, true);
+	mark = plat_test_log_count(PLAT_OP_RDMSR, MSR_IA32_PERF_GLOBAL_STATUS);
+	ck_assert_int_eq(nmi(&pc), 1);
+	ck_assert_uint_eq(nr_samples, 1);
+	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_RDMSR, MSR_IA32_PERF_GLOBAL_STATUS) - mark,
+			  2);
+	pmu__cpu_stop(&pc);
+}
+END_TEST
+
+/* ... and an overflow between that first read and the disabling write
+ * (a second counter of ours wrapping on the handler's own instructions,
+ * its PMI dropped at the masked LVTPC) is still served by the same NMI:
+ * the tail check finds it and serves it with the counters disabled.
+ * Counter B (fixed 0, instructions) is 10 short when A's PMI comes; every
+ * handler MSR access counts 25 kernel instructions. Both v4 and v2. */
+static void overflow_before_disable(enum profile prof)
+{
+	static const u64 ev[] = {0x412e, 0x00c0};
+	struct pmu_plan plan;
+	struct pmu_cpu pc;
+	u64 sum = 0;
+	int n;
+
+	plan_events(prof, &plan, 2, ev, 1000);
+	pmu__cpu_start(&pc, &plan);
+	M.nmi_cost = 25;
+	nr_samples = 0;
+	pmu_model_count(&M, 0x00c0, 990, true);
+	pmu_model_count(&M, 0x412e, 1000, true);
+	ck_assert(M.nmi_due);
+	n = nmi(&pc);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(nr_samples, 2);
+	ck_assert_uint_eq(count_samples(0, 1000), 1);
+	ck_assert_uint_eq(count_samples(1, 1000), 1);
+	/* B re-armed with its overshoot carried: it counted past its wrap */
+	ck_assert_uint_lt(pc.left[1], 1000);
+	ck_assert_uint_eq(M.global_status & plan.global_ctrl, 0);
+	pmu_model_iret(&M);
+	/* and both keep sampling */
+	for (unsigned int k = 0; k < 8; k++) {
+		pmu_model_count(&M, 0x412e, 100, true);
+		pmu_model_count(&M, 0x00c0, 100, true);
+		while (nmi(&pc) >= 0)
+			pmu_model_iret(&M);
+	}
+	for (unsigned int k = 0; k < nr_samples; k++)
+		sum += samples[k].event == 0;
+	ck_assert_uint_ge(sum, 1);
+	ck_assert_uint_ge(nr_samples - sum, 1);
+	pmu__cpu_stop(&pc);
+}
+
+START_TEST(test_overflow_before_disable_served)
+{
+	overflow_before_disable(P_SKL);
+	overflow_before_disable(P_NHM);
+}
+END_TEST
+
 struct left_row {
 	int line;
 	u64 period, over, want;
@@ -2022,6 +2096,7 @@ static Suite *pmu_suite(void)
 			       test_defect6_hybrid_refused, test_defect7_freeze_set_before_start,
 			       test_defect7_freeze_set_while_running,
 			       test_defect8_overshoot_carried, test_tail_overflow_not_lost,
+			       test_status_read_twice_per_pmi, test_overflow_before_disable_served,
 			       test_defect9_nmi_during_stop, test_defect9_v1_lvtpc_before_enable));
 	tcase_add_loop_test(tc, test_defect8_left_table, 0, PP_ARRAY_SIZE(left_rows));
 	return s;

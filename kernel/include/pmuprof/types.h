@@ -38,6 +38,12 @@ typedef int64_t s64;
 
 #define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Inlined whatever the optimiser thinks: the NMI path's small helpers
+ * (Linux defines it; the host build gets the same attribute). */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
 /*
  * PP_NOINIT after a local: the compiler does not clear it on entry. Kernels
  * built with -ftrivial-auto-var-init=zero (CONFIG_INIT_STACK_ALL_ZERO,
