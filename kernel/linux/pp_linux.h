@@ -153,6 +153,27 @@ struct pp_linux_regs {
 	struct pt_regs *pt;
 };
 void pp_regs_from_pt(struct pp_linux_regs *lr, struct pt_regs *regs, bool want_segs);
+/* Session flags that read more of the interrupted registers than IP,
+ * flags, SP and BP: the decoder (every GPR, FS/GS bases) and the user
+ * register dump. */
+#define PP_CF_ALL_REGS (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE | PMUPROF_CF_USTACK_COPY)
+/* pp_regs_from_pt for a session without PP_CF_ALL_REGS or PEBS: only ip,
+ * flags, SP, BP, user and compat (segment bases 0); the other gpr[] are
+ * left unset, and nothing in such a session reads them. [NMI] */
+static __always_inline void pp_regs_from_pt_min(struct pp_linux_regs *lr, struct pt_regs *regs)
+{
+	struct pp_regs *r = &lr->pp;
+
+	lr->pt = regs;
+	r->gpr[PP_REG_SP] = regs->sp;
+	r->gpr[PP_REG_BP] = regs->bp;
+	r->ip = regs->ip;
+	r->flags = regs->flags;
+	r->user = user_mode(regs);
+	r->compat = r->user && !user_64bit_mode(regs);
+	r->fs_base = 0;
+	r->gs_base = 0;
+}
 
 /* platform_linux.c: the process filter's parts for any task (the NMI's
  * plat_* versions look at current) */

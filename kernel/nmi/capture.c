@@ -166,15 +166,6 @@ static void ctx_count_lost(struct capture_ctx *c, u32 event)
 		c->event_lost[event]++;
 }
 
-int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct capture_params *p,
-		    struct ring *r, const struct pp_regs *regs, u32 source, u32 event, u64 period,
-		    u64 now_ns, bool *wake)
-{
-	return capture__sample_precise(cc, ctx, p, r, regs, source, event, period, now_ns, NULL,
-				       wake);
-}
-PP_NOKPROBE(capture__sample);
-
 /*
  * The TARGET_PID filter. The direct tgid check is the common case and costs
  * nothing; only a task of another process, with CF_INHERIT, pays for the
@@ -184,13 +175,9 @@ PP_NOKPROBE(capture__sample);
  * fork-heavy build wraps pid_max), and re-parenting moves a process out of
  * the tree at any time.
  */
-static bool pid_match(struct capture_ctx *c, const struct capture_params *p,
-		      const struct pp_task *t)
+static bool pid_match_inherit(struct capture_ctx *c, const struct capture_params *p,
+			      const struct pp_task *t)
 {
-	if (t->idle)
-		return false;
-	if (t->pid == (u32)p->pid)
-		return true;
 	if (!(p->flags & PMUPROF_CF_INHERIT) || t->kthread)
 		return false;
 	switch (plat_task_descends_from((u32)p->pid, PMUPROF_INHERIT_MAX_DEPTH)) {
@@ -205,16 +192,31 @@ static bool pid_match(struct capture_ctx *c, const struct capture_params *p,
 	}
 }
 
+/* The common case inline, the rest a call. */
+static __always_inline bool pid_match(struct capture_ctx *c, const struct capture_params *p,
+				      const struct pp_task *t)
+{
+	if (t->idle)
+		return false;
+	if (t->pid == (u32)p->pid)
+		return true;
+	return pid_match_inherit(c, p, t);
+}
+
 /* Kernel IPs live in the upper half of the address space (x86-64). */
 static bool kernel_ip(u64 ip)
 {
 	return (s64)ip < 0;
 }
 
-int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
-			    const struct capture_params *p, struct ring *r,
-			    const struct pp_regs *iregs, u32 source, u32 event, u64 period,
-			    u64 now_ns, const struct capture_precise *pr, bool *wake)
+/* The body of capture__sample_precise and capture__sample: inlined into
+ * each, so that the one without a PEBS record (every PMI and NMI-IPI
+ * sample) has no PEBS branch, register copy or spilled argument left
+ * (issue 15: the handler's instructions per sample). */
+static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
+				  const struct capture_params *p, struct ring *r,
+				  const struct pp_regs *iregs, u32 source, u32 event, u64 period,
+				  u64 now_ns, const struct capture_precise *pr, bool *wake)
 {
 	struct capture_ctx *c = &cc->ctx[ctx];
 	struct pmuprof_sample *s;
@@ -365,7 +367,23 @@ filtered:
 	c->st.filtered++;
 	return CAPTURE_FILTERED;
 }
+
+int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
+			    const struct capture_params *p, struct ring *r,
+			    const struct pp_regs *iregs, u32 source, u32 event, u64 period,
+			    u64 now_ns, const struct capture_precise *pr, bool *wake)
+{
+	return sample(cc, ctx, p, r, iregs, source, event, period, now_ns, pr, wake);
+}
 PP_NOKPROBE(capture__sample_precise);
+
+int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct capture_params *p,
+		    struct ring *r, const struct pp_regs *regs, u32 source, u32 event, u64 period,
+		    u64 now_ns, bool *wake)
+{
+	return sample(cc, ctx, p, r, regs, source, event, period, now_ns, NULL, wake);
+}
+PP_NOKPROBE(capture__sample);
 
 enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
 					u64 t_end)
