@@ -80,16 +80,22 @@ static u64 pebs_attribute(struct pmu_cpu *pc, const struct pebs_sample *rec)
 /*
  * Drain the PEBS buffer: at most pc->pebs_nrec records, each read inside
  * the buffer whatever the DS index says (pebs__ds_take validates it against
- * our own base and size). Sets bit i of *rearm for every counter that
- * produced a record. Returns the samples emitted. [NMI]
+ * our own base and size). Returns the samples emitted and the counters
+ * that produced a record (returned, not stored through a pointer: the
+ * handler's frame then has no address-taken local). [NMI]
  */
-static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx, u64 now,
-		      u32 *rearm)
+struct pebs_drained {
+	int n;	   /* samples emitted */
+	u32 rearm; /* bit i: counter i produced a record */
+};
+
+static struct pebs_drained drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops,
+				      void *ctx, u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	const u8 *buf = pc->pebs_mem.buf;
 	u32 rs = plan->pebs_record_size, nrec;
-	int n = 0;
+	struct pebs_drained d = {0, 0};
 
 	if (pebs__ds_take(pc->pebs_mem.ds, PMU_PEBS_DS_BYTES, pc->pebs_base, rs, pc->pebs_nrec,
 			  &nrec))
@@ -117,11 +123,11 @@ static int drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *
 			else
 				ops->emit(ctx, a->event, pc->armed[i]);
 			pmu__freq_update(pc, i, now);
-			*rearm |= 1u << i;
-			n++;
+			d.rearm |= 1u << i;
+			d.n++;
 		}
 	}
-	return n;
+	return d;
 }
 PP_NOKPROBE(drain_pebs);
 
@@ -287,8 +293,11 @@ again:
 		u32 rearm = 0;
 
 		if (mine & X86_GLOBAL_STATUS_OVF_BUF) {
+			struct pebs_drained d = drain_pebs(pc, ops, ctx, now);
+
 			buf_pmi = true;
-			n += drain_pebs(pc, ops, ctx, now, &rearm);
+			n += d.n;
+			rearm = d.rearm;
 			/* PEBS counters' own overflow bits are served by the
 			 * records: acknowledge them with the buffer bit */
 			mine |= status & plan->pebs_counters;
