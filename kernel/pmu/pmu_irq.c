@@ -89,8 +89,8 @@ struct pebs_drained {
 	u32 rearm; /* bit i: counter i produced a record */
 };
 
-static struct pebs_drained drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops,
-				      void *ctx, u64 now)
+static struct pebs_drained drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx,
+				      u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	const u8 *buf = pc->pebs_mem.buf;
