@@ -664,7 +664,7 @@ static bool replay(struct unwinder *u, int *r)
 	for (uint32_t k = 0;; k++) {
 		uint64_t lpc = k ? pc - 1 : pc;
 
-		if (k && unw_memo__step(m, lpc, regs, set, &o, step_read, u))
+		if (k && unw_memo__step(m, lpc, regs, set, &o, u->v, step_read, u))
 			return false;
 		if (u->nr >= u->max) {
 			u->limit = true;
@@ -674,7 +674,7 @@ static bool replay(struct unwinder *u, int *r)
 		u->out[u->nr++] = pc;
 		if (!has_cfi(u->set, lpc))
 			return false;
-		if (!k && unw_memo__step(m, lpc, regs, set, &o, step_read, u))
+		if (!k && unw_memo__step(m, lpc, regs, set, &o, u->v, step_read, u))
 			return false;
 		/* the caller's pc: undefined, unread or 0 ends the walk */
 		if (o.ra_undefined || !(o.set >> PMUPROF_UREG_IP & 1) || !o.regs[PMUPROF_UREG_IP]) {

@@ -39,6 +39,8 @@ struct rules {
 	uint32_t step_deps; /* cfa_deps and those of every computed register */
 	uint32_t deps[NREGS];
 	uint8_t kind[NREGS];
+	/* the registers of each kind, in order (for the steps) */
+	uint32_t loc_mask, val_mask, same_mask;
 };
 
 struct entry {
@@ -217,9 +219,13 @@ static void analyse(Dwfl *dwfl, uint64_t pc, struct rules *r)
 		r->kind[reg] = loc ? RK_LOC : RK_VAL;
 	}
 	r->step_deps = r->cfa_deps;
-	for (int reg = 0; reg < NREGS; reg++)
+	for (int reg = 0; reg < NREGS; reg++) {
 		if (r->kind[reg] == RK_LOC || r->kind[reg] == RK_VAL)
 			r->step_deps |= r->deps[reg];
+		r->loc_mask |= (uint32_t)(r->kind[reg] == RK_LOC) << reg;
+		r->val_mask |= (uint32_t)(r->kind[reg] == RK_VAL) << reg;
+		r->same_mask |= (uint32_t)(r->kind[reg] == RK_SAME) << reg;
+	}
 	r->row_lo = lo + bias;
 	r->row_hi = hi + bias;
 	r->eh = eh;
@@ -527,11 +533,12 @@ bad:
 }
 
 int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs, uint32_t set,
-		   struct unw_step_out *o, unw_step_read_fn rd, void *ctx)
+		   struct unw_step_out *o, const struct pmufile_sample_view *v,
+		   unw_step_read_fn rd, void *ctx)
 {
 	const struct rules *r;
 	const struct step *st;
-	uint32_t deps;
+	uint32_t deps, d;
 
 	if (!m->steps)
 		return -1;
@@ -541,32 +548,36 @@ int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs,
 	deps = r->step_deps;
 	if ((set & deps) != deps || !(st = step_find(m, r, deps, regs, step_bucket(r, deps, regs))))
 		return -1;
-	/* as libdwfl's handle_cfi: the registers in order, a read per saved one */
-	o->set = 0;
-	o->ra_undefined = false;
+	/* as libdwfl's handle_cfi: a read per saved register, in register
+	 * order (only reads outside the copy have effects: rd makes them) */
+	const struct pmuprof_sample_ustack *c = v->ucopy;
+	uint64_t sp = c->regs[PMUPROF_UREG_SP];
+	uint64_t span = c->valid >= 8 ? (uint64_t)c->valid - 8 : 0;
+	bool any = c->valid >= 8;
+
+	o->set = r->same_mask & set;
+	o->ra_undefined = !((r->loc_mask | r->val_mask | r->same_mask) >> REG_RA & 1);
 	o->vals_unknown = !st->vals_known;
-	for (int reg = 0; reg < NREGS; reg++) {
-		switch (r->kind[reg]) {
-		case RK_LOC:
-			if (rd(ctx, st->addr[reg], &o->regs[reg]))
-				o->set |= 1u << reg;
-			break;
-		case RK_VAL:
-			o->regs[reg] = st->val[reg];
-			if (st->vals_known)
-				o->set |= 1u << reg;
-			break;
-		case RK_SAME:
-			if (set >> reg & 1) {
-				o->regs[reg] = regs[reg];
-				o->set |= 1u << reg;
-			}
-			break;
-		default:
-			if (reg == REG_RA)
-				o->ra_undefined = true;
-			break;
+	for (d = r->loc_mask; d; d &= d - 1) {
+		int reg = __builtin_ctz(d);
+		uint64_t a = st->addr[reg];
+
+		if (any && a >= sp && a - sp <= span) {
+			memcpy(&o->regs[reg], v->ucopy_stack + (a - sp), 8);
+			o->set |= 1u << reg;
+		} else if (rd(ctx, a, &o->regs[reg])) {
+			o->set |= 1u << reg;
 		}
+	}
+	for (d = r->val_mask; d; d &= d - 1) {
+		int reg = __builtin_ctz(d);
+		o->regs[reg] = st->val[reg];
+	}
+	if (st->vals_known)
+		o->set |= r->val_mask;
+	for (d = o->set & r->same_mask; d; d &= d - 1) {
+		int reg = __builtin_ctz(d);
+		o->regs[reg] = regs[reg];
 	}
 	return 0;
 }

@@ -109,9 +109,11 @@ typedef bool (*unw_step_read_fn)(void *ctx, uint64_t addr, uint64_t *val);
 /* Store what s shows, if its rules can be told (as for unwinds). */
 void unw_memo__step_store(struct unw_memo *m, const struct unw_step_seen *s);
 /* The step of a frame at lookup_pc with registers regs (set): 0 with *o
- * filled, reads made through rd in libdwfl's order; -1 if none is stored
- * (nothing read then). */
+ * filled, reads made in libdwfl's order; -1 if none is stored (nothing
+ * read then). A word inside v's stack copy is read from it here (such a
+ * read has no other effect in unwind.c), any other through rd. */
 int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs, uint32_t set,
-		   struct unw_step_out *o, unw_step_read_fn rd, void *ctx);
+		   struct unw_step_out *o, const struct pmufile_sample_view *v,
+		   unw_step_read_fn rd, void *ctx);
 
 #endif
