@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -27,6 +28,8 @@ size_t pc_escape_name(char *dst, const char *s, size_t len)
 	}
 	return len;
 }
+
+static int64_t pc_strtab__intern_slow(struct pc_strtab *t, const char *s, size_t len, int kind);
 
 static uint64_t strtab_hash(const void *t, uint32_t id)
 {
@@ -67,6 +70,30 @@ static int64_t strtab_intern_raw(struct pc_strtab *t, const char *s, size_t len,
 }
 
 int64_t pc_strtab__intern(struct pc_strtab *t, const char *s, size_t len, int kind)
+{
+	/* frames name symbols by pointers into symbol tables: the same
+	 * pointer comes back for every sample through that function. The
+	 * slot's id is taken only if its stored name is these very bytes
+	 * with this kind (so a reused buffer is no risk); a name that needed
+	 * escaping is stored escaped, never equal: it takes the long way. */
+	size_t slot = (size_t)(((uintptr_t)s * 0x9e3779b97f4a7c15ull + len * 31u + (unsigned)kind) >>
+			       56) %
+		      PC_STRTAB_RECENT;
+	if (t->recent[slot].s == s && t->recent[slot].len == len && t->recent[slot].id1) {
+		const struct pc_name *n = &t->names[t->recent[slot].id1 - 1];
+		if (n->kind == kind && !memcmp(n->name, s, len) && n->name[len] == 0)
+			return t->recent[slot].id1 - 1;
+	}
+	int64_t id = pc_strtab__intern_slow(t, s, len, kind);
+	if (id >= 0 && len <= UINT32_MAX) {
+		t->recent[slot].s = s;
+		t->recent[slot].len = (uint32_t)len;
+		t->recent[slot].id1 = (uint32_t)id + 1;
+	}
+	return id;
+}
+
+static int64_t pc_strtab__intern_slow(struct pc_strtab *t, const char *s, size_t len, int kind)
 {
 	if (name_needs_escape(s, len)) {
 		char *tmp = malloc(len ? len : 1);

@@ -18,12 +18,18 @@
 #include "sample.h"
 #include "util.h"
 
+#define PC_STRTAB_RECENT 256 /* names interned lately, by the caller's pointer */
 struct pc_strtab {
 	struct pc_arena arena;
 	struct pc_name *names;
 	uint64_t *hashes;
 	size_t nr, cap;
 	struct pc_htab index; /* hash -> id */
+	/* direct-mapped: a hit is checked against the stored name's bytes */
+	struct {
+		const char *s;
+		uint32_t len, id1; /* id + 1; 0: empty */
+	} recent[PC_STRTAB_RECENT];
 };
 /* Intern (s, len, kind); the stored name is escaped for folded output
  * (';' -> ':', control characters -> '?'). Returns the id or a negative errno. */
