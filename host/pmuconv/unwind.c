@@ -83,6 +83,21 @@ struct unwinder {
 	uint32_t *fset;
 	uint32_t cap_fregs;
 	uint64_t memo_stepped; /* of the answers (hits or checked): from steps */
+	/* the PT_LOAD headers of each file reported (file_bias), read once
+	 * for all map sets: each process reports the same binaries */
+	struct unw_phdrs *phdrs;
+	size_t nr_phdrs, cap_phdrs;
+};
+
+/* One file's ELF type and PT_LOAD segments, in header order. */
+struct unw_phdrs {
+	char *path;
+	bool ok; /* an ELF file with program headers */
+	GElf_Half type;
+	uint32_t nr;
+	struct unw_load {
+		uint64_t vaddr, offset, filesz, align;
+	} *load;
 };
 
 static const char *const outcome_names[UNW__NR] = {
@@ -234,11 +249,9 @@ static const Dwfl_Thread_Callbacks thread_cbs = {
 
 /* ---- map sets ---------------------------------------------------------- */
 
-/* The link-time-to-run-time bias of the file mapped at m (its PT_LOAD
- * holding file offset m->pgoff), and the address of its first PT_LOAD for
- * dwfl_report_elf's ET_DYN base. False if the file has no such segment. */
-static bool file_bias(const char *file, const struct pmufile_mmap *m, GElf_Half *type,
-		      uint64_t *base)
+/* Read file's ELF type and PT_LOAD headers into p. False if it cannot be
+ * read as ELF. */
+static bool read_phdrs(const char *file, struct unw_phdrs *p)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	bool ok = false;
@@ -249,29 +262,67 @@ static bool file_bias(const char *file, const struct pmufile_mmap *m, GElf_Half 
 	if (fd < 0)
 		return false;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && gelf_getehdr(e, &eh) && !elf_getphdrnum(e, &n)) {
-		uint64_t first = UINT64_MAX, bias = 0;
-		bool found = false;
+	if (e && gelf_getehdr(e, &eh) && !elf_getphdrnum(e, &n) &&
+	    (p->load = calloc(n ? n : 1, sizeof(*p->load)))) {
 		for (size_t i = 0; i < n; i++) {
 			GElf_Phdr ph;
 			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
 				continue;
-			uint64_t al = ph.p_align > 1 ? ph.p_align : 1;
-			if (first == UINT64_MAX)
-				first = ph.p_vaddr & ~(al - 1);
-			uint64_t off0 = ph.p_offset & ~(uint64_t)4095;
-			if (!found && m->pgoff >= off0 && m->pgoff < ph.p_offset + ph.p_filesz) {
-				bias = m->start - (ph.p_vaddr - (ph.p_offset - m->pgoff));
-				found = true;
-			}
+			p->load[p->nr++] = (struct unw_load){ph.p_vaddr, ph.p_offset, ph.p_filesz,
+							     ph.p_align};
 		}
-		*type = eh.e_type;
-		*base = bias + first;
-		ok = found && first != UINT64_MAX;
+		p->type = eh.e_type;
+		ok = true;
 	}
 	elf_end(e);
 	close(fd);
 	return ok;
+}
+
+/* file's headers, read on first use. NULL if it cannot be read. */
+static const struct unw_phdrs *get_phdrs(struct unwinder *u, const char *file)
+{
+	for (size_t i = 0; i < u->nr_phdrs; i++)
+		if (!strcmp(u->phdrs[i].path, file))
+			return u->phdrs[i].ok ? &u->phdrs[i] : NULL;
+	struct unw_phdrs p = {0};
+	p.ok = read_phdrs(file, &p);
+	if (!(p.path = strdup(file)) ||
+	    pc_grow((void **)&u->phdrs, &u->cap_phdrs, u->nr_phdrs + 1, sizeof(*u->phdrs))) {
+		free(p.path);
+		free(p.load);
+		return NULL;
+	}
+	u->phdrs[u->nr_phdrs++] = p;
+	return p.ok ? &u->phdrs[u->nr_phdrs - 1] : NULL;
+}
+
+/* The link-time-to-run-time bias of the file mapped at m (its PT_LOAD
+ * holding file offset m->pgoff), and the address of its first PT_LOAD for
+ * dwfl_report_elf's ET_DYN base. False if the file has no such segment. */
+static bool file_bias(struct unwinder *u, const char *file, const struct pmufile_mmap *m,
+		      GElf_Half *type, uint64_t *base)
+{
+	const struct unw_phdrs *p = get_phdrs(u, file);
+	uint64_t first = UINT64_MAX, bias = 0;
+	bool found = false;
+
+	if (!p)
+		return false;
+	for (uint32_t i = 0; i < p->nr; i++) {
+		const struct unw_load *ph = &p->load[i];
+		uint64_t al = ph->align > 1 ? ph->align : 1;
+		if (first == UINT64_MAX)
+			first = ph->vaddr & ~(al - 1);
+		uint64_t off0 = ph->offset & ~(uint64_t)4095;
+		if (!found && m->pgoff >= off0 && m->pgoff < ph->offset + ph->filesz) {
+			bias = m->start - (ph->vaddr - (ph->offset - m->pgoff));
+			found = true;
+		}
+	}
+	*type = p->type;
+	*base = bias + first;
+	return found && first != UINT64_MAX;
 }
 
 /* The recorded vDSO image as a file libdwfl can read: a memfd written
@@ -324,7 +375,7 @@ static void report_one(struct unwinder *u, struct unw_set *s, const struct pmufi
 	}
 	GElf_Half type;
 	uint64_t base;
-	if (!file_bias(bin, m, &type, &base))
+	if (!file_bias(u, bin, m, &type, &base))
 		return;
 	if (bin == vdso && (fd = dup(u->vdso_fd)) < 0) /* each Dwfl consumes its fd */
 		return;
@@ -835,6 +886,11 @@ void unw__free(struct unwinder *u)
 	free(u->sets);
 	free(u->fregs);
 	free(u->fset);
+	for (size_t i = 0; i < u->nr_phdrs; i++) {
+		free(u->phdrs[i].path);
+		free(u->phdrs[i].load);
+	}
+	free(u->phdrs);
 	if (u->vdso_fd >= 0)
 		close(u->vdso_fd);
 	free(u);
