@@ -81,6 +81,36 @@ START_TEST(test_intern)
 }
 END_TEST
 
+/* Names are found again by the caller's pointer (pc_strtab.recent): a
+ * buffer reused for other bytes, kinds or an escaped name must still
+ * get the right ids. */
+START_TEST(test_intern_reused_buffer)
+{
+	struct pc_strtab t = {0};
+	char buf[16];
+
+	memcpy(buf, "alpha", 6);
+	int64_t a = pc_strtab__intern(&t, buf, 5, PC_FRAME_USER);
+	ck_assert_int_eq(pc_strtab__intern(&t, buf, 5, PC_FRAME_USER), a);
+	memcpy(buf, "bravo", 6); /* same pointer and length, other bytes */
+	int64_t b = pc_strtab__intern(&t, buf, 5, PC_FRAME_USER);
+	ck_assert_int_ne(a, b);
+	ck_assert_str_eq(t.names[b].name, "bravo");
+	ck_assert_int_ne(pc_strtab__intern(&t, buf, 5, PC_FRAME_KERNEL), b);
+	ck_assert_int_eq(pc_strtab__intern(&t, buf, 4, PC_FRAME_USER),
+			 pc_strtab__intern(&t, "brav", 4, PC_FRAME_USER));
+	memcpy(buf, "x;y", 4); /* stored escaped: never the same bytes */
+	int64_t e = pc_strtab__intern(&t, buf, 3, PC_FRAME_USER);
+	ck_assert_int_eq(pc_strtab__intern(&t, buf, 3, PC_FRAME_USER), e);
+	ck_assert_str_eq(t.names[e].name, "x:y");
+	memcpy(buf, "x:y", 4);
+	ck_assert_int_eq(pc_strtab__intern(&t, buf, 3, PC_FRAME_USER), e);
+	memcpy(buf, "alpha", 6);
+	ck_assert_int_eq(pc_strtab__intern(&t, buf, 5, PC_FRAME_USER), a);
+	pc_strtab__free(&t);
+}
+END_TEST
+
 START_TEST(test_agg_merge_sort)
 {
 	struct pc_agg *a = calloc(1, sizeof(*a));
@@ -965,7 +995,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv");
 	TCase *t = pp_tcase(s, "core", NULL, NULL,
-			    PP_TESTS(test_intern, test_agg_merge_sort, test_parse_hostile,
+			    PP_TESTS(test_intern, test_intern_reused_buffer, test_agg_merge_sort, test_parse_hostile,
 				     test_report_self_total, test_stack_hash,
 				     test_native_stack_collisions, test_crc32, test_kallsyms,
 				     test_unwind_edges, test_atomic_file, test_json_str));
