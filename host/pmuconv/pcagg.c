@@ -76,9 +76,10 @@ int64_t pc_strtab__intern(struct pc_strtab *t, const char *s, size_t len, int ki
 	 * slot's id is taken only if its stored name is these very bytes
 	 * with this kind (so a reused buffer is no risk); a name that needed
 	 * escaping is stored escaped, never equal: it takes the long way. */
-	size_t slot = (size_t)(((uintptr_t)s * 0x9e3779b97f4a7c15ull + len * 31u + (unsigned)kind) >>
-			       56) %
-		      PC_STRTAB_RECENT;
+	size_t slot =
+		(size_t)(((uintptr_t)s * 0x9e3779b97f4a7c15ull + len * 31u + (unsigned)kind) >>
+			 56) %
+		PC_STRTAB_RECENT;
 	if (t->recent[slot].s == s && t->recent[slot].len == len && t->recent[slot].id1) {
 		const struct pc_name *n = &t->names[t->recent[slot].id1 - 1];
 		if (n->kind == kind && !memcmp(n->name, s, len) && n->name[len] == 0)

@@ -97,7 +97,7 @@ struct unw_phdrs {
 	uint32_t nr;
 	struct unw_load {
 		uint64_t vaddr, offset, filesz, align;
-	} *load;
+	} * load;
 };
 
 static const char *const outcome_names[UNW__NR] = {
@@ -268,8 +268,8 @@ static bool read_phdrs(const char *file, struct unw_phdrs *p)
 			GElf_Phdr ph;
 			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
 				continue;
-			p->load[p->nr++] = (struct unw_load){ph.p_vaddr, ph.p_offset, ph.p_filesz,
-							     ph.p_align};
+			p->load[p->nr++] =
+				(struct unw_load){ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_align};
 		}
 		p->type = eh.e_type;
 		ok = true;

@@ -533,8 +533,8 @@ bad:
 }
 
 int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs, uint32_t set,
-		   struct unw_step_out *o, const struct pmufile_sample_view *v,
-		   unw_step_read_fn rd, void *ctx)
+		   struct unw_step_out *o, const struct pmufile_sample_view *v, unw_step_read_fn rd,
+		   void *ctx)
 {
 	const struct rules *r;
 	const struct step *st;

@@ -113,7 +113,7 @@ void unw_memo__step_store(struct unw_memo *m, const struct unw_step_seen *s);
  * read then). A word inside v's stack copy is read from it here (such a
  * read has no other effect in unwind.c), any other through rd. */
 int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs, uint32_t set,
-		   struct unw_step_out *o, const struct pmufile_sample_view *v,
-		   unw_step_read_fn rd, void *ctx);
+		   struct unw_step_out *o, const struct pmufile_sample_view *v, unw_step_read_fn rd,
+		   void *ctx);
 
 #endif

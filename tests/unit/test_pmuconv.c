@@ -995,8 +995,8 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv");
 	TCase *t = pp_tcase(s, "core", NULL, NULL,
-			    PP_TESTS(test_intern, test_intern_reused_buffer, test_agg_merge_sort, test_parse_hostile,
-				     test_report_self_total, test_stack_hash,
+			    PP_TESTS(test_intern, test_intern_reused_buffer, test_agg_merge_sort,
+				     test_parse_hostile, test_report_self_total, test_stack_hash,
 				     test_native_stack_collisions, test_crc32, test_kallsyms,
 				     test_unwind_edges, test_atomic_file, test_json_str));
 	tcase_add_loop_test(t, test_escape, 0, (int)PC_ARRAY_SIZE(esc_cases));
