@@ -67,8 +67,11 @@ d2=$(count 0xc1)
 N=$((N / 10))
 # Had OS counted the loop, d2 - d1 would be 27 N (the 2.7 M extra user
 # instructions); the kernel's own work grows with the loop's wall time
-# (timer ticks, 0.3 M here on a loaded host), so allow half of 27 N.
-[ $((d2 - d1)) -lt $((27 * N / 2)) ] && [ $((d1 - d2)) -lt $((27 * N / 2)) ] && pass_check gp-os-excludes-user ||
+# (timer ticks, 0.3 M here on a loaded host), so allow half of 27 N. Only
+# that direction: kernel work that lands in the short run (1.5 M more than
+# in the long one in a clean-clone make check, 2026-11-26) says nothing
+# about counting user instructions.
+[ $((d2 - d1)) -lt $((27 * N / 2)) ] && pass_check gp-os-excludes-user ||
 	fail_check gp-os-excludes-user "OS-only deltas $d1 and $d2 for user loops of $((3 * N)) and $((30 * N))"
 w 0x186 $((0x4100c4)) # BR_INST_RETIRED.ALL_BRANCHES, USR
 d=$(count 0xc1)
