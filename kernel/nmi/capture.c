@@ -191,6 +191,7 @@ static bool pid_match_inherit(struct capture_ctx *c, const struct capture_params
 		return false;
 	}
 }
+PP_NOKPROBE(pid_match_inherit);
 
 /* The common case inline, the rest a call. */
 static __always_inline bool pid_match(struct capture_ctx *c, const struct capture_params *p,
