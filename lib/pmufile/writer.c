@@ -492,17 +492,10 @@ int pmufile_writer__records(struct pmufile_writer *w, const void *buf, size_t le
 
 		/* Copy the longest run of records that fits in the open frame. */
 		if (!w->in_samples) {
-			if (WRITER_BUF_SIZE - w->len <
-			    PMUFILE_FRAME_HDR_SIZE + PMUFILE_SAMPLES_SUBHDR + r->size) {
-				int ret = flush_buf(w);
+			int ret = samples_room(w, r->size);
 
-				if (ret)
-					return ret;
-			}
-			w->in_samples = true;
-			w->samples_hdr = w->len;
-			w->samples_nr = 0;
-			w->len += PMUFILE_FRAME_HDR_SIZE + PMUFILE_SAMPLES_SUBHDR;
+			if (ret)
+				return ret;
 		}
 		while (off + run < len) {
 			const struct pmuprof_record_header *q = (const void *)(p + off + run);

@@ -32,12 +32,7 @@ static void teardown(void)
 
 static const char *tpath(const char *name)
 {
-	static char p[2][512];
-	static int which;
-
-	which ^= 1;
-	snprintf(p[which], sizeof(p[which]), "%s/%s", tmpdir, name);
-	return p[which];
+	return pp_tmp_path(tmpdir, name);
 }
 
 #define SIZE	 1024u /* copy size of the test recordings */

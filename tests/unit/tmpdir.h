@@ -28,6 +28,17 @@ static inline void pp_write_text(const char *path, const char *text)
 	fclose(f);
 }
 
+/* "dir/name" in one of two static buffers (two paths may be in use at once). */
+static inline const char *pp_tmp_path(const char *dir, const char *name)
+{
+	static char p[2][512];
+	static int which;
+
+	which ^= 1;
+	snprintf(p[which], sizeof(p[which]), "%s/%s", dir, name);
+	return p[which];
+}
+
 /* rm -rf dir. */
 static inline void pp_rm_tree(const char *dir)
 {
