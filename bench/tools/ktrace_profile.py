@@ -25,50 +25,26 @@ import bisect
 import collections
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+from qemu_trace import guest_lines, insn_counts, read_trace, sample_count
 
 
 def load(d):
     syms, samples = [], None
-    for f in sorted(os.listdir(d)):
-        if not f.startswith("out."):
+    for line in guest_lines(d):
+        if line.startswith("HC ks "):
+            p = line.split()
+            if len(p) >= 4:
+                syms.append((int(p[2], 16), p[3]))
             continue
-        for line in open(os.path.join(d, f), errors="replace"):
-            if line.startswith("HC ks "):
-                p = line.split()
-                if len(p) >= 4:
-                    syms.append((int(p[2], 16), p[3]))
-                continue
-            m = re.match(r"HC rec\s+(\S+)\s+(\d+) samples", line)
-            if m and m.group(1) != "lost" and samples is None:
-                samples = int(m.group(2))
+        if samples is None:
+            samples = sample_count(line)
     if not syms:
         sys.exit("ktrace_profile: no 'HC ks' lines in %s/out.*: was it kept by "
                  "bench/kernel_breakdown.sh?" % d)
     syms.sort()
     return syms, samples
-
-
-def count_insns(blocks, pcs):
-    """Instructions per block start, for the blocks in pcs."""
-    n = {}
-    with tempfile.TemporaryDirectory() as td:
-        fn = os.path.join(td, "tb")
-        for pc in pcs:
-            hx = blocks.get(pc)
-            if not hx:
-                n[pc] = 0
-                continue
-            with open(fn, "wb") as f:
-                f.write(bytes.fromhex(hx))
-            out = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64",
-                                  "--adjust-vma=%d" % pc, fn],
-                                 capture_output=True, text=True).stdout
-            n[pc] = sum(1 for l in out.split("\n")
-                        if re.match(r"\s*[0-9a-f]+:\t[^\t]*\t", l))
-    return n
 
 
 def main():
@@ -96,38 +72,24 @@ def main():
         return syms[k][0] if k >= 0 else -1
 
     entry = re.compile(r"^(asm_|entry_|ret_from_fork|xen_)")
-    blocks, execs = {}, collections.Counter()
-    nmis, in_nmi = 0, False
-    prefix = "Trace " + cpu + ":"
-    with open(os.path.join(d, "trace.log"), errors="replace") as f:
-        pending = None  # pc of an "IN:" block whose bytes follow
-        for line in f:
-            if pending is not None:
-                if line.startswith("OBJD-T: "):
-                    blocks[pending] = blocks.get(pending, "") + line[8:].strip()
-                    continue
-                if line.startswith("0x") and pending == -1:
-                    pending = int(line.split(":")[0], 16)
-                    blocks[pending] = ""
-                    continue
-                pending = None
-            if line.startswith("IN:"):
-                pending = -1
-                continue
-            if not line.startswith(prefix):
-                continue
-            pc = int(line.split("/")[1], 16)
-            if mode == "nmi":
-                # the first block of an entry point: an NMI starts, or
-                # whatever follows the NMI (it returned to user code)
-                s = sym(pc)
-                if entry.match(s) and pc == start_of(pc):
-                    in_nmi = s == "asm_exc_nmi"
-                    nmis += in_nmi
-                if not in_nmi:
-                    continue
-            execs[pc] += 1
-    ninsn = count_insns(blocks, execs.keys())
+    execs = collections.Counter()
+    state = {"nmis": 0, "in": False}
+
+    def on_exec(pc):
+        if mode == "nmi":
+            # the first block of an entry point: an NMI starts, or
+            # whatever follows the NMI (it returned to user code)
+            s = sym(pc)
+            if entry.match(s) and pc == start_of(pc):
+                state["in"] = s == "asm_exc_nmi"
+                state["nmis"] += state["in"]
+            if not state["in"]:
+                return
+        execs[pc] += 1
+
+    blocks = read_trace(os.path.join(d, "trace.log"), cpu, on_exec)
+    nmis = state["nmis"]
+    ninsn = insn_counts(blocks, execs.keys())
     per, calls = collections.Counter(), collections.Counter()
     for pc, c in execs.items():
         s = sym(pc)

@@ -23,7 +23,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+from qemu_trace import guest_lines, insn_counts, read_trace, sample_count
 
 
 def main():
@@ -33,50 +34,22 @@ def main():
     cpu = sys.argv[3] if len(sys.argv) > 3 else "1"
     want = sys.argv[4].split(",") if len(sys.argv) > 4 else []
     text = samples = None
-    for f in os.listdir(d):
-        if not f.startswith("out."):
-            continue
-        for line in open(os.path.join(d, f), errors="replace"):
-            m = re.match(r"HC ko-text (0x[0-9a-f]+)", line)
-            if m:
-                text = int(m.group(1), 16)
-            # the event's line ("cycles:u  N samples"), not "lost 0 samples"
-            m = re.match(r"HC rec\s+(\S+)\s+(\d+) samples", line)
-            if m and m.group(1) != "lost" and samples is None:
-                samples = int(m.group(2))
+    for line in guest_lines(d):
+        m = re.match(r"HC ko-text (0x[0-9a-f]+)", line)
+        if m:
+            text = int(m.group(1), 16)
+        if samples is None:
+            samples = sample_count(line)
     if text is None or not samples:
         sys.exit("tb_profile: no 'HC ko-text' or sample count in %s/out.*: "
                  "was it kept by bench/handler_breakdown.sh?" % d)
-    blocks, cnt = {}, collections.Counter()
-    lines = open(os.path.join(d, "trace.log"), errors="replace").read().split("\n")
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("IN:") and i + 1 < len(lines):
-            pc = int(lines[i + 1].split(":")[0], 16)
-            hx, j = "", i + 2
-            while j < len(lines) and lines[j].startswith("OBJD-T: "):
-                hx += lines[j][8:].strip()
-                j += 1
-            blocks[pc] = hx
-            i = j
-            continue
-        if line.startswith("Trace " + cpu + ":"):
-            cnt[int(line.split("[")[1].split("/")[1], 16)] += 1
-        i += 1
-    ninsn = {}
-    with tempfile.TemporaryDirectory() as td:
-        fn = os.path.join(td, "tb")
-        for pc, hx in blocks.items():
-            with open(fn, "wb") as f:
-                f.write(bytes.fromhex(hx))
-            out = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64",
-                                  "--adjust-vma=%d" % pc, fn],
-                                 capture_output=True, text=True).stdout
-            # instruction lines: "addr:\tbytes\tmnemonic" (continuation
-            # lines of long encodings have no mnemonic)
-            ninsn[pc] = sum(1 for l in out.split("\n")
-                            if re.match(r"\s*[0-9a-f]+:\t[^\t]*\t", l))
+    cnt = collections.Counter()
+
+    def on_exec(pc):
+        cnt[pc] += 1
+
+    blocks = read_trace(os.path.join(d, "trace.log"), cpu, on_exec)
+    ninsn = insn_counts(blocks, cnt.keys())
     syms = []
     nm = subprocess.run(["nm", "-n", ko], capture_output=True, text=True).stdout
     for line in nm.split("\n"):
