@@ -9,7 +9,8 @@
 #   make qemu-pmu   build (once, cached) QEMU with the emulated-PMU series
 #   make bench      benchmarks -> out/bench/;  make soak   long reliability runs
 #   make install / uninstall  (PREFIX, DESTDIR)
-#   make lint       no include/call circles in host/ and userspace/ (scripts/check-cycles.py)
+#   make lint       no include/call circles in host/ and userspace/ (scripts/check-cycles.py),
+#                   file map, no x86_pmu_regs.h name that Linux defines too
 #
 # Components add themselves through build.mk fragments (one per directory,
 # owned by that component): they append to BINS, GUEST_BINS, UNIT_TESTS and
@@ -174,6 +175,7 @@ soak: all guest-bins qemu-pmu
 lint: userspace
 	@python3 scripts/check-cycles.py --objs $(BUILD)/obj host userspace
 	@sh scripts/check-filemap.sh
+	@sh scripts/check-linux-names.sh $(KDIR)
 
 # Only tracked sources (generated files such as kernel/*.mod.c are not ours).
 format:

@@ -181,14 +181,14 @@ int pmu__cpu_start_ex(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	}
 	if (pmu__has_pebs(plan)) {
 		/* PEBS implies version 2+ (pmu__probe). */
-		pc->saved_ds_area = plat_rdmsr(MSR_IA32_DS_AREA);
-		plat_wrmsr(MSR_IA32_DS_AREA, (u64)(uintptr_t)pc->pebs_mem.ds);
+		pc->saved_ds_area = plat_rdmsr(X86_MSR_IA32_DS_AREA);
+		plat_wrmsr(X86_MSR_IA32_DS_AREA, (u64)(uintptr_t)pc->pebs_mem.ds);
 		if (adaptive(plan)) {
 			pc->saved_pebs_data_cfg = plat_rdmsr(MSR_IA32_PEBS_DATA_CFG);
 			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, plan->pebs_data_cfg);
 		}
-		v = plat_rdmsr(MSR_IA32_PEBS_ENABLE);
-		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v | plan->pebs_enable);
+		v = plat_rdmsr(X86_MSR_IA32_PEBS_ENABLE);
+		plat_wrmsr(X86_MSR_IA32_PEBS_ENABLE, v | plan->pebs_enable);
 	}
 	if (pmu__has_global(plan))
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, start_ack_mask(plan));
@@ -229,8 +229,8 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 		plat_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, v & ~plan->global_ctrl);
 	}
 	if (pmu__has_pebs(plan)) {
-		v = plat_rdmsr(MSR_IA32_PEBS_ENABLE);
-		plat_wrmsr(MSR_IA32_PEBS_ENABLE, v & ~plan->pebs_enable);
+		v = plat_rdmsr(X86_MSR_IA32_PEBS_ENABLE);
+		plat_wrmsr(X86_MSR_IA32_PEBS_ENABLE, v & ~plan->pebs_enable);
 	}
 	for (u32 i = 0; i < plan->nr; i++)
 		if (plan->a[i].kind == PMU_CTR_GP)
@@ -244,7 +244,7 @@ void pmu__cpu_stop(struct pmu_cpu *pc)
 	if (pmu__has_pebs(plan)) {
 		if (adaptive(plan))
 			plat_wrmsr(MSR_IA32_PEBS_DATA_CFG, pc->saved_pebs_data_cfg);
-		plat_wrmsr(MSR_IA32_DS_AREA, pc->saved_ds_area);
+		plat_wrmsr(X86_MSR_IA32_DS_AREA, pc->saved_ds_area);
 	}
 	freeze_restore(pc);
 	/* Our counters are off (event selects, fixed nibbles): give our

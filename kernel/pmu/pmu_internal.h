@@ -71,7 +71,7 @@ static inline u32 pmu__counter_msr(const struct pmu_plan *plan, const struct pmu
 {
 	if (a->kind == PMU_CTR_FIXED)
 		return MSR_IA32_FIXED_CTR0 + a->idx;
-	return (plan->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + a->idx;
+	return (plan->full_width ? MSR_IA32_A_PMC0 : X86_MSR_IA32_PMC0) + a->idx;
 }
 /* GLOBAL_CTRL/STATUS bit of an assignment. */
 static inline u64 pmu__global_bit(const struct pmu_assign *a)

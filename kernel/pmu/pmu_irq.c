@@ -189,7 +189,7 @@ static u32 v1_overflowed(const struct pmu_plan *plan)
 
 	for (u32 i = 0; i < plan->nr; i++) {
 		const struct pmu_assign *a = &plan->a[i];
-		u64 v = plat_rdmsr(MSR_IA32_PMC0 + a->idx);
+		u64 v = plat_rdmsr(X86_MSR_IA32_PMC0 + a->idx);
 
 		if (!test_bit64(v, plan->gp_width - 1))
 			m |= 1u << i;

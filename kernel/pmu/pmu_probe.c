@@ -116,7 +116,7 @@ static void probe_pebs(struct pmu_caps *c, const union x86_perf_capabilities *pc
 
 	c->pebs_why = "pmu: no usable PEBS on this CPU (no debug store, or IA32_MISC_ENABLE says "
 		      "PEBS unavailable); drop the precise modifier";
-	if (!c->ds || plat_rdmsr_safe(MSR_IA32_MISC_ENABLE, &misc) ||
+	if (!c->ds || plat_rdmsr_safe(X86_MSR_IA32_MISC_ENABLE, &misc) ||
 	    (misc & X86_MISC_ENABLE_PEBS_UNAVAIL))
 		return;
 	if (c->version < X86_PMU_V_FIXED) {
@@ -143,7 +143,7 @@ static void probe_capabilities(struct pmu_caps *c, u32 ecx1)
 		      "record format); drop the precise modifier";
 	if (!(ecx1 & X86_CPUID1_ECX_PDCM))
 		return;
-	if (plat_rdmsr_safe(MSR_IA32_PERF_CAPABILITIES, &pc.full))
+	if (plat_rdmsr_safe(X86_MSR_IA32_PERF_CAPABILITIES, &pc.full))
 		return;
 	c->perf_capabilities = pc.full;
 	c->full_width = pc.split.full_width_write;

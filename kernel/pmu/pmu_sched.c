@@ -402,7 +402,7 @@ static void release_taken(u32 perfctr, u32 evntsel)
 		if (evntsel & (1u << i))
 			plat_release_evntsel(MSR_IA32_PERFEVTSEL0 + (u32)i);
 		if (perfctr & (1u << i))
-			plat_release_perfctr(MSR_IA32_PMC0 + (u32)i);
+			plat_release_perfctr(X86_MSR_IA32_PMC0 + (u32)i);
 	}
 }
 
@@ -420,7 +420,7 @@ static void release_taken(u32 perfctr, u32 evntsel)
  */
 static bool vmx_in_use(void)
 {
-	return plat_cr4_any_cpu() & X86_CR4_VMXE;
+	return plat_cr4_any_cpu() & X86_CR4_VMX_ENABLE;
 }
 
 int pmu__reserve(const struct pmu_plan *plan, const char **why)
@@ -442,7 +442,7 @@ int pmu__reserve(const struct pmu_plan *plan, const char **why)
 	for (u32 i = 0; i < X86_PMU_MAX_GP; i++) {
 		if (!(want & (1u << i)))
 			continue;
-		if (!plat_reserve_perfctr(MSR_IA32_PMC0 + i))
+		if (!plat_reserve_perfctr(X86_MSR_IA32_PMC0 + i))
 			goto busy;
 		perfctr |= 1u << i;
 		if (!plat_reserve_evntsel(MSR_IA32_PERFEVTSEL0 + i))

@@ -11,3 +11,10 @@ else
 	echo "$out" | sed 's/^/  /'
 	echo "FAIL: lint/no-circles ($(echo "$out" | head -n 1))"
 fi
+# No name of x86_pmu_regs.h that the kernel headers define too (issue 15).
+if out=$(sh scripts/check-linux-names.sh 2>&1); then
+	echo "PASS: lint/linux-names"
+else
+	echo "$out" | sed 's/^/  /'
+	echo "FAIL: lint/linux-names"
+fi

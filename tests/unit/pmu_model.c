@@ -256,14 +256,14 @@ void pmu_model_set_insn(struct pmu_model *m, const struct pmu_model_insn *insn)
 static int pebs_read(struct pmu_model *m, u32 msr, u64 *val)
 {
 	switch (msr) {
-	case MSR_IA32_MISC_ENABLE:
+	case X86_MSR_IA32_MISC_ENABLE:
 		*val = X86_MISC_ENABLE_PERF_AVAIL |
 		       (m->cfg.pebs_unavailable ? X86_MISC_ENABLE_PEBS_UNAVAIL : 0);
 		return 0;
-	case MSR_IA32_DS_AREA:
+	case X86_MSR_IA32_DS_AREA:
 		*val = m->ds_area;
 		return 0;
-	case MSR_IA32_PEBS_ENABLE:
+	case X86_MSR_IA32_PEBS_ENABLE:
 		*val = m->pebs_enable;
 		return 0;
 	case MSR_IA32_PEBS_DATA_CFG:
@@ -278,14 +278,14 @@ static int pebs_read(struct pmu_model *m, u32 msr, u64 *val)
 static int pebs_write(struct pmu_model *m, u32 msr, u64 val)
 {
 	switch (msr) {
-	case MSR_IA32_MISC_ENABLE:
+	case X86_MSR_IA32_MISC_ENABLE:
 		return refuse(m); /* not the model's business */
-	case MSR_IA32_DS_AREA:
+	case X86_MSR_IA32_DS_AREA:
 		if ((u64)((s64)(val << 16) >> 16) != val)
 			return refuse(m); /* not canonical */
 		m->ds_area = val;
 		return 0;
-	case MSR_IA32_PEBS_ENABLE:
+	case X86_MSR_IA32_PEBS_ENABLE:
 		if (val & ~pebs_enable_valid(m))
 			return refuse(m);
 		m->pebs_enable = val;
@@ -306,8 +306,8 @@ static int model_read(void *ctx, u32 msr, u64 *val)
 
 	if (m->cfg.ds && (rc = pebs_read(m, msr, val)) != -ENOENT)
 		return rc;
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + m->cfg.nr_gp) {
-		*val = m->pmc[msr - MSR_IA32_PMC0];
+	if (msr >= X86_MSR_IA32_PMC0 && msr < X86_MSR_IA32_PMC0 + m->cfg.nr_gp) {
+		*val = m->pmc[msr - X86_MSR_IA32_PMC0];
 		return 0;
 	}
 	if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + PMU_MODEL_MAX_GP) {
@@ -369,13 +369,13 @@ static int model_write(void *ctx, u32 msr, u64 val)
 
 	if (m->cfg.ds && (rc = pebs_write(m, msr, val)) != -ENOENT)
 		return rc;
-	if (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + m->cfg.nr_gp) {
+	if (msr >= X86_MSR_IA32_PMC0 && msr < X86_MSR_IA32_PMC0 + m->cfg.nr_gp) {
 		/* legacy write: bits 31:0, bit 31 sign-extended to the width */
 		u64 v = val & 0xffffffffull;
 
 		if (v & (1ull << 31))
 			v |= ~0xffffffffull;
-		m->pmc[msr - MSR_IA32_PMC0] = v & wmask(m->cfg.gp_width);
+		m->pmc[msr - X86_MSR_IA32_PMC0] = v & wmask(m->cfg.gp_width);
 		return 0;
 	}
 	if (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + PMU_MODEL_MAX_GP) {
@@ -486,7 +486,7 @@ void pmu_model_init(struct pmu_model *m, const struct pmu_model_cfg *cfg)
 		caps |= 1ull << 14;
 	if (cfg->full_width || cfg->pdcm) {
 		ecx1 |= X86_CPUID1_ECX_PDCM;
-		plat_test_msr_define(MSR_IA32_PERF_CAPABILITIES, caps, 0);
+		plat_test_msr_define(X86_MSR_IA32_PERF_CAPABILITIES, caps, 0);
 	}
 	plat_test_set_cpuid1(m->cfg.signature, ecx1, cfg->ds ? X86_CPUID1_EDX_DS : 0);
 	plat_test_set_cpuid(X86_CPUID_LEAF_PERFMON, PLAT_TEST_ANY_SUBLEAF, eax.full, cfg->ebx,

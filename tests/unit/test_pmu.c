@@ -300,9 +300,9 @@ START_TEST(test_probe_table)
 	plat_test_set_cpuid1(r->sig, r->ecx1, r->edx1);
 	plat_test_set_cpuid(X86_CPUID_LEAF_PERFMON, PLAT_TEST_ANY_SUBLEAF, r->a, r->b, r->c, r->d);
 	if (r->have_caps)
-		plat_test_msr_define(MSR_IA32_PERF_CAPABILITIES, r->perf_caps, 0);
+		plat_test_msr_define(X86_MSR_IA32_PERF_CAPABILITIES, r->perf_caps, 0);
 	if (r->have_misc)
-		plat_test_msr_define(MSR_IA32_MISC_ENABLE, 0, 0);
+		plat_test_msr_define(X86_MSR_IA32_MISC_ENABLE, 0, 0);
 	pmu__probe(&C);
 
 	ck_assert_msg(C.status == r->status, "%s: status %u", msg, C.status);
@@ -329,7 +329,7 @@ START_TEST(test_probe_table)
 	/* probing never faults: IA32_PERF_CAPABILITIES only via rdmsr_safe */
 	ck_assert_msg(plat_test_msr_faults() == 0, "%s: %u MSR faults", msg,
 		      plat_test_msr_faults());
-	ck_assert_msg(plat_test_log_count(PLAT_OP_RDMSR_SAFE, MSR_IA32_PERF_CAPABILITIES) ==
+	ck_assert_msg(plat_test_log_count(PLAT_OP_RDMSR_SAFE, X86_MSR_IA32_PERF_CAPABILITIES) ==
 			      ((r->ecx1 & PDCM) && r->status == OK ? 1u : 0u),
 		      "%s: PERF_CAPABILITIES read iff PDCM", msg);
 }
@@ -678,7 +678,7 @@ START_TEST(test_max_period_and_msr)
 	p.full_width = false;
 	ck_assert_uint_eq(pmu__max_period(&p, &g), 0x7fffffffull);
 	ck_assert_uint_eq(pmu__max_period(&p, &f), 0x7fffffffull);
-	ck_assert_uint_eq(pmu__counter_msr(&p, &g), MSR_IA32_PMC0 + 2);
+	ck_assert_uint_eq(pmu__counter_msr(&p, &g), X86_MSR_IA32_PMC0 + 2);
 	p.gp_width = 40;
 	p.full_width = true;
 	ck_assert_uint_eq(pmu__max_period(&p, &g), 0x7fffffffffull);
@@ -767,7 +767,7 @@ START_TEST(test_reserve_ok_and_release)
 	ck_assert_int_eq(pmu__reserve(&plan, &why), 0);
 	/* GP0 and GP1: perfctr + evntsel each, by their legacy addresses */
 	ck_assert_uint_eq(plat_test_reserved_count(), 4);
-	ck_assert_int_eq(plat_test_perfctr_owner(MSR_IA32_PMC0), PLAT_TEST_OURS);
+	ck_assert_int_eq(plat_test_perfctr_owner(X86_MSR_IA32_PMC0), PLAT_TEST_OURS);
 	ck_assert_int_eq(plat_test_evntsel_owner(MSR_IA32_PERFEVTSEL0 + 1), PLAT_TEST_OURS);
 	ck_assert_int_eq(plat_test_evntsel_owner(MSR_IA32_PERFEVTSEL0 + 2), PLAT_TEST_FREE);
 	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_RESERVE_PERFCTR, MSR_IA32_A_PMC0), 0);
@@ -818,7 +818,7 @@ START_TEST(test_reserve_busy_releases_everything)
 
 	plan_events(P_SKL, &plan, 3, ev, 10000);
 	if (r->perfctr)
-		plat_test_hold_perfctr(MSR_IA32_PMC0 + r->idx);
+		plat_test_hold_perfctr(X86_MSR_IA32_PMC0 + r->idx);
 	else
 		plat_test_hold_evntsel(MSR_IA32_PERFEVTSEL0 + r->idx);
 	ck_assert_int_eq(pmu__reserve(&plan, &why), -EBUSY);
@@ -828,7 +828,7 @@ START_TEST(test_reserve_busy_releases_everything)
 		      plat_test_reserved_count());
 	ck_assert_uint_eq(plat_test_bad_releases(), 0);
 	/* the foreign owner keeps its counter */
-	ck_assert_int_eq(r->perfctr ? plat_test_perfctr_owner(MSR_IA32_PMC0 + r->idx)
+	ck_assert_int_eq(r->perfctr ? plat_test_perfctr_owner(X86_MSR_IA32_PMC0 + r->idx)
 				    : plat_test_evntsel_owner(MSR_IA32_PERFEVTSEL0 + r->idx),
 			 PLAT_TEST_FOREIGN);
 	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_WRMSR, 0), 0);
@@ -858,7 +858,7 @@ START_TEST(test_start_stop_v2)
 	ck_assert_uint_eq(plat_test_msr_faults(), 0);
 	ck_assert_uint_eq(M.pmc[0], 0xffffffffd8f0ull); /* -10000 in 48 bits via IA32_A_PMC0 */
 	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_WRMSR, MSR_IA32_A_PMC0), 1);
-	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_WRMSR, MSR_IA32_PMC0), 0);
+	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_WRMSR, X86_MSR_IA32_PMC0), 0);
 	ck_assert_uint_eq(M.fixed[0], 0xffffffffd8f0ull);
 	ck_assert_uint_eq(M.evtsel[0], 0x53412e);
 	ck_assert_uint_eq(M.fixed_ctrl, 0x0b0b);
@@ -903,10 +903,10 @@ START_TEST(test_start_stop_v1)
 	ck_assert_uint_eq(M.evtsel[0], 0x53412e);
 	ck_assert_uint_eq(M.evtsel[1], 0x5300c4);
 	ck_assert_uint_eq(M.pmc[0], 0xffffffd8f0ull);
-	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_WRMSR, MSR_IA32_PMC0), 1);
+	ck_assert_uint_eq(plat_test_log_count(PLAT_OP_WRMSR, X86_MSR_IA32_PMC0), 1);
 	/* the EN write comes after the counter write */
 	ck_assert_int_gt(plat_test_log_last(PLAT_OP_WRMSR, MSR_IA32_PERFEVTSEL0),
-			 plat_test_log_last(PLAT_OP_WRMSR, MSR_IA32_PMC0));
+			 plat_test_log_last(PLAT_OP_WRMSR, X86_MSR_IA32_PMC0));
 	pmu__cpu_stop(&pc);
 	ck_assert_uint_eq(M.evtsel[0], 0);
 	ck_assert_uint_eq(M.evtsel[1], 0);
@@ -943,7 +943,7 @@ static unsigned int count_samples(u32 event, u64 period)
 
 static bool is_counter_msr(u32 msr)
 {
-	return (msr >= MSR_IA32_PMC0 && msr < MSR_IA32_PMC0 + 8) ||
+	return (msr >= X86_MSR_IA32_PMC0 && msr < X86_MSR_IA32_PMC0 + 8) ||
 	       (msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + 8) ||
 	       (msr >= MSR_IA32_FIXED_CTR0 && msr < MSR_IA32_FIXED_CTR0 + 4);
 }

@@ -13,6 +13,13 @@
  * arch/x86/include/asm/perf_event.h).
  *
  * No logic here; .c files use only these names, never bare numbers.
+ *
+ * No name here may also be one of Linux's (<asm/msr-index.h>,
+ * <asm/processor-flags.h>, ...): the kernel build includes both, and Linux
+ * can mean another number by the same name (its MSR_IA32_PMC0 is 0x4c1, the
+ * full-width alias; IA32_PMC0 is 0xc1). Where the SDM's name is taken, ours
+ * is X86_-prefixed (X86_MSR_IA32_PMC0). scripts/check-linux-names.sh
+ * (make lint) checks every name against the kernel headers.
  */
 #ifndef PMUPROF_X86_PMU_REGS_H
 #define PMUPROF_X86_PMU_REGS_H
@@ -134,12 +141,12 @@ union x86_cpuid10_edx {
 /* ------------------------------------------------------------------ */
 /* MSRs (SDM vol. 4, table 2-2)                                         */
 /* ------------------------------------------------------------------ */
-#define MSR_IA32_PMC0			  0x0c1u /* IA32_PMCx = PMC0 + x; writes sign-extend bit 31 */
+#define X86_MSR_IA32_PMC0		  0x0c1u /* IA32_PMCx = PMC0 + x; writes sign-extend bit 31 */
 #define MSR_IA32_PERFEVTSEL0		  0x186u /* IA32_PERFEVTSELx = PERFEVTSEL0 + x */
-#define MSR_IA32_MISC_ENABLE		  0x1a0u
+#define X86_MSR_IA32_MISC_ENABLE	  0x1a0u
 #define MSR_IA32_DEBUGCTL		  0x1d9u
 #define MSR_IA32_FIXED_CTR0		  0x309u /* IA32_FIXED_CTRx = FIXED_CTR0 + x */
-#define MSR_IA32_PERF_CAPABILITIES	  0x345u /* present iff CPUID.1:ECX.PDCM */
+#define X86_MSR_IA32_PERF_CAPABILITIES	  0x345u /* present iff CPUID.1:ECX.PDCM */
 #define MSR_IA32_FIXED_CTR_CTRL		  0x38du /* version 2+ */
 #define MSR_IA32_PERF_GLOBAL_STATUS	  0x38eu /* version 2+ */
 #define MSR_IA32_PERF_GLOBAL_CTRL	  0x38fu /* version 2+ */
@@ -147,9 +154,9 @@ union x86_cpuid10_edx {
 #define MSR_IA32_PERF_GLOBAL_STATUS_RESET 0x390u /* version 4+: same address */
 #define MSR_IA32_PERF_GLOBAL_STATUS_SET	  0x391u /* version 4+ */
 #define MSR_IA32_PERF_GLOBAL_INUSE	  0x392u /* version 4+ */
-#define MSR_IA32_PEBS_ENABLE		  0x3f1u
+#define X86_MSR_IA32_PEBS_ENABLE	  0x3f1u
 #define MSR_IA32_A_PMC0			  0x4c1u /* full-width alias of PMC0 */
-#define MSR_IA32_DS_AREA		  0x600u
+#define X86_MSR_IA32_DS_AREA		  0x600u
 
 /* Counter number limits of the architecture (MSR ranges are contiguous). */
 #define X86_PMU_MAX_GP	  8 /* IA32_PERFEVTSEL0..7 precede IA32_MISC_ENABLE's range */
@@ -428,6 +435,6 @@ union x86_perf_capabilities {
  * and Entering VMX Operation", "Restrictions on VMX Operation"). Linux's
  * KVM sets it just before VMXON and clears it after VMXOFF, so on Linux it
  * reads "a hypervisor has VMX on on this CPU". */
-#define X86_CR4_VMXE (1ull << 13)
+#define X86_CR4_VMX_ENABLE (1ull << 13)
 
 #endif /* PMUPROF_X86_PMU_REGS_H */
