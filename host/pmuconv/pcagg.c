@@ -2,6 +2,7 @@
 /* Builds the per-event profiles: name interning, the unique-stack table,
  * per-CPU tallies, the pc_set of one input, and its stream consumer. */
 #include "pcagg.h"
+#include "msort.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -216,6 +217,8 @@ static int cmp_stack(const void *pa, const void *pb)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
+PC_DEFINE_MSORT(sort_stacks, struct pc_stack, cmp_stack)
+
 int pc_agg__finish(struct pc_agg *a)
 {
 	struct pc_profile *p = &a->prof;
@@ -239,7 +242,7 @@ int pc_agg__finish(struct pc_agg *a)
 		p->total_weight += e->weight;
 	}
 	sort_agg = a;
-	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
+	sort_stacks(p->stacks, p->nr_stacks);
 	sort_agg = NULL;
 	pc_htab__free(&a->ents_index);
 	a->finished = true;

@@ -3,6 +3,7 @@
 #include "symbolize.h"
 #include "demangle.h"
 #include "hashtab.h"
+#include "msort.h"
 #include "profile.h"
 #include "textparse.h"
 #include "util.h"
@@ -177,6 +178,8 @@ static int cmp_sym(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+PC_DEFINE_MSORT(sort_syms, struct sym, cmp_sym)
+
 /* Sort and keep one symbol per address (global before weak before local,
  * then the larger, then by name: deterministic). */
 static void symtab_finish(struct symtab *t)
@@ -185,7 +188,7 @@ static void symtab_finish(struct symtab *t)
 
 	if (!t->nr)
 		return; /* t->v may be NULL */
-	qsort(t->v, t->nr, sizeof(*t->v), cmp_sym);
+	sort_syms(t->v, t->nr);
 	for (size_t i = 0; i < t->nr; i++)
 		if (!n || t->v[n - 1].addr != t->v[i].addr)
 			t->v[n++] = t->v[i];

@@ -20,6 +20,7 @@
 #include "host/pmuconv/folded.h"
 #include "host/pmuconv/input.h"
 #include "host/pmuconv/inputs.h"
+#include "host/pmuconv/msort.h"
 #include "host/pmuconv/pcagg.h"
 #include "host/pmuconv/report.h"
 #include "host/pmuconv/symbolize.h"
@@ -108,6 +109,55 @@ START_TEST(test_intern_reused_buffer)
 	memcpy(buf, "alpha", 6);
 	ck_assert_int_eq(pc_strtab__intern(&t, buf, 5, PC_FRAME_USER), a);
 	pc_strtab__free(&t);
+}
+END_TEST
+
+/* msort.h: the same order as glibc's qsort (a stable merge sort) on
+ * random, sorted, reversed and duplicate-heavy input, equal keys kept in
+ * input order (the converter's outputs depend on both). */
+struct ms_el {
+	uint32_t key, seq;
+};
+static int ms_cmp(const void *pa, const void *pb)
+{
+	const struct ms_el *a = pa, *b = pb;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+PC_DEFINE_MSORT(ms_sort, struct ms_el, ms_cmp)
+
+START_TEST(test_msort_stable)
+{
+	static const size_t sizes[] = {0, 1, 2, 7, 8, 9, 16, 17, 100, 1000, 4099};
+	struct ms_el *v = malloc(4099 * sizeof(*v)), *w = malloc(4099 * sizeof(*w));
+	uint32_t x = 12345;
+
+	ck_assert(v && w);
+	for (size_t si = 0; si < PC_ARRAY_SIZE(sizes); si++)
+		for (int kind = 0; kind < 4; kind++) {
+			size_t n = sizes[si];
+
+			for (size_t i = 0; i < n; i++) {
+				x = x * 1103515245u + 12345u;
+				v[i].key = kind == 0   ? (x >> 16) % 64 /* many equal keys */
+					   : kind == 1 ? (uint32_t)i
+					   : kind == 2 ? (uint32_t)(n - i)
+						       : x >> 8;
+				v[i].seq = (uint32_t)i;
+			}
+			memcpy(w, v, n * sizeof(*v));
+			ms_sort(v, n);
+			for (size_t i = 1; i < n; i++) {
+				ck_assert_uint_le(v[i - 1].key, v[i].key);
+				if (v[i - 1].key == v[i].key)
+					ck_assert_uint_lt(v[i - 1].seq, v[i].seq);
+			}
+			if (n)
+				qsort(w, n, sizeof(*w), ms_cmp);
+			ck_assert_int_eq(memcmp(v, w, n * sizeof(*v)), 0);
+		}
+	free(v);
+	free(w);
 }
 END_TEST
 
@@ -995,8 +1045,9 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("pmuconv");
 	TCase *t = pp_tcase(s, "core", NULL, NULL,
-			    PP_TESTS(test_intern, test_intern_reused_buffer, test_agg_merge_sort,
-				     test_parse_hostile, test_report_self_total, test_stack_hash,
+			    PP_TESTS(test_intern, test_intern_reused_buffer, test_msort_stable,
+				     test_agg_merge_sort, test_parse_hostile,
+				     test_report_self_total, test_stack_hash,
 				     test_native_stack_collisions, test_crc32, test_kallsyms,
 				     test_unwind_edges, test_atomic_file, test_json_str));
 	tcase_add_loop_test(t, test_escape, 0, (int)PC_ARRAY_SIZE(esc_cases));
