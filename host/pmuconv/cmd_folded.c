@@ -22,7 +22,7 @@ static const struct pc_cmd_help help = {
 
 static int write_one(struct pc_cli *c, const struct pc_agg *a, const char *path)
 {
-	static char buf[1 << 20];
+	static char buf[1 << 16]; /* folded_write hands over 64 KiB chunks */
 	FILE *out = pc_cli_open_out(path);
 	char ub[96];
 

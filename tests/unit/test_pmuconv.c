@@ -161,6 +161,56 @@ START_TEST(test_msort_stable)
 }
 END_TEST
 
+/* folded_write builds lines in 64 KiB chunks: lines across chunk ends,
+ * a name longer than half a chunk (written straight through), kernel
+ * marks, zero counts and UINT64_MAX, against the line-by-line fprintf
+ * reference. */
+START_TEST(test_folded_chunks)
+{
+	static char longname[40001];
+	struct pc_name names[3] = {{.name = "main", .kind = PC_FRAME_USER},
+				   {.name = longname, .kind = PC_FRAME_USER},
+				   {.name = "do_syscall_64", .kind = PC_FRAME_KERNEL}};
+	uint32_t fr[5] = {0, 2, 0, 1, 2};
+	struct pc_stack st[400];
+	struct pc_profile p = {.names = names, .nr_names = 3, .stacks = st, .nr_stacks = 400};
+	char *got = NULL, *want = NULL;
+	size_t gl = 0, wl = 0;
+
+	memset(longname, 'x', sizeof(longname) - 1);
+	for (size_t i = 0; i < 400; i++) {
+		st[i].nr = (uint32_t)(i % 6); /* 0..5 frames: fr's prefixes */
+		st[i].frames = fr;
+		st[i].samples = i;
+		st[i].weight = i == 7 ? UINT64_MAX : i * 1000003u;
+	}
+	for (int annotate = 0; annotate < 2; annotate++)
+		for (int by_samples = 0; by_samples < 2; by_samples++) {
+			FILE *f = open_memstream(&got, &gl), *r = open_memstream(&want, &wl);
+
+			ck_assert_int_eq(folded_write(f, &p, annotate, by_samples), 0);
+			for (size_t i = 0; i < 400; i++) {
+				uint64_t n = by_samples ? st[i].samples : st[i].weight;
+				if (!n)
+					continue;
+				for (uint32_t k = 0; k < st[i].nr; k++)
+					fprintf(r, "%s%s%s", k ? ";" : "", names[fr[k]].name,
+						annotate && names[fr[k]].kind == PC_FRAME_KERNEL
+							? "_[k]"
+							: "");
+				fprintf(r, " %llu\n", (unsigned long long)n);
+			}
+			fclose(f);
+			fclose(r);
+			ck_assert_uint_gt(gl, 3 * 65536);
+			ck_assert_uint_eq(gl, wl);
+			ck_assert(!memcmp(got, want, gl));
+			free(got);
+			free(want);
+		}
+}
+END_TEST
+
 START_TEST(test_agg_merge_sort)
 {
 	struct pc_agg *a = calloc(1, sizeof(*a));
@@ -1046,7 +1096,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("pmuconv");
 	TCase *t = pp_tcase(s, "core", NULL, NULL,
 			    PP_TESTS(test_intern, test_intern_reused_buffer, test_msort_stable,
-				     test_agg_merge_sort, test_parse_hostile,
+				     test_folded_chunks, test_agg_merge_sort, test_parse_hostile,
 				     test_report_self_total, test_stack_hash,
 				     test_native_stack_collisions, test_crc32, test_kallsyms,
 				     test_unwind_edges, test_atomic_file, test_json_str));
