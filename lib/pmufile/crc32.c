@@ -94,29 +94,31 @@ static uint32_t crc32c_zeros(uint32_t c, size_t n)
 	return c;
 }
 
+static inline uint32_t crc32c_shift(int k, uint32_t c)
+{
+	return crc_shift[k][0][c & 0xff] ^ crc_shift[k][1][(c >> 8) & 0xff] ^
+	       crc_shift[k][2][(c >> 16) & 0xff] ^ crc_shift[k][3][c >> 24];
+}
+
 static void crc32_shift_init(void)
 {
 	for (int k = 0; k < 2; k++) {
 		uint32_t basis[32];
 
+		/* S2 = S1 applied twice (2 * CRC32_LANE zero bytes), so only S1's
+		 * basis runs the bytewise loop */
 		for (int bit = 0; bit < 32; bit++)
-			basis[bit] = crc32c_zeros(1u << bit, (size_t)(k + 1) * CRC32_LANE);
-		for (int byte = 0; byte < 4; byte++)
-			for (uint32_t v = 0; v < 256; v++) {
-				uint32_t img = 0;
-
-				for (int bit = 0; bit < 8; bit++)
-					if (v & (1u << bit))
-						img ^= basis[8 * byte + bit];
-				crc_shift[k][byte][v] = img;
-			}
+			basis[bit] = k ? crc32c_shift(0, crc32c_shift(0, 1u << bit))
+				       : crc32c_zeros(1u << bit, CRC32_LANE);
+		/* linear: the image of v is that of v without its lowest set
+		 * bit, xor that bit's image */
+		for (int byte = 0; byte < 4; byte++) {
+			crc_shift[k][byte][0] = 0;
+			for (uint32_t v = 1; v < 256; v++)
+				crc_shift[k][byte][v] = crc_shift[k][byte][v & (v - 1)] ^
+							basis[8 * byte + __builtin_ctz(v)];
+		}
 	}
-}
-
-static inline uint32_t crc32c_shift(int k, uint32_t c)
-{
-	return crc_shift[k][0][c & 0xff] ^ crc_shift[k][1][(c >> 8) & 0xff] ^
-	       crc_shift[k][2][(c >> 16) & 0xff] ^ crc_shift[k][3][c >> 24];
 }
 
 #if defined(__x86_64__)
