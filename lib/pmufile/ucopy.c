@@ -48,6 +48,10 @@ struct ucopy_ent {
 	uint8_t *bytes; /* packer: the copy (valid bytes from sp) */
 	uint8_t *win;	/* unpacker: the thread's window, see place() */
 	size_t wcap;
+	/* unpacker: win's bytes outside [dlo, dhi) are zero (dlo == dhi: all
+	 * are), so a rebuilt copy's [valid, size) is cleared only where an
+	 * earlier copy or record header left bytes */
+	size_t dlo, dhi;
 	uint64_t base; /* the address of win[0] */
 };
 
@@ -203,17 +207,50 @@ bool pmufile__ucopy_is_packed(const struct pmuprof_record_header *rec)
  * sp) in the window, moving the window when the record would not fit or
  * be 8-byte aligned there; NULL when out of memory.
  */
+/* win's bytes [lo, hi) may now be non-zero */
+static void win_dirty(struct ucopy_ent *e, size_t lo, size_t hi)
+{
+	if (lo >= hi)
+		return;
+	if (e->dlo == e->dhi) {
+		e->dlo = lo;
+		e->dhi = hi;
+		return;
+	}
+	if (lo < e->dlo)
+		e->dlo = lo;
+	if (hi > e->dhi)
+		e->dhi = hi;
+}
+
+/* win's bytes [lo, hi) must read zero: clear those that may not be, and
+ * take the cleared part off [dlo, dhi) where it is an end of it */
+static void win_zero(struct ucopy_ent *e, size_t lo, size_t hi)
+{
+	size_t a = lo > e->dlo ? lo : e->dlo, b = hi < e->dhi ? hi : e->dhi;
+
+	if (a >= b)
+		return;
+	memset(e->win + a, 0, b - a);
+	if (a == e->dlo && b == e->dhi)
+		e->dlo = e->dhi = 0;
+	else if (a == e->dlo)
+		e->dlo = b;
+	else if (b == e->dhi)
+		e->dhi = a;
+}
+
 static uint8_t *place(struct ucopy_ent *e, uint64_t sp, size_t fixed, uint32_t size)
 {
 	uint64_t off = sp - e->base; /* modulo 2^64, as every address here */
-	size_t wcap, slack;
+	size_t wcap, slack, nlo = 0, nhi = 0;
 	uint8_t *nw;
 
 	if (e->win && off % 8 == 0 && off >= fixed && off <= e->wcap && size <= e->wcap - off)
 		return e->win + off;
 	wcap = 3 * (fixed + size);
 	slack = ((wcap - fixed - size) / 2) & ~(size_t)7;
-	nw = malloc(wcap);
+	nw = calloc(1, wcap); /* zero: see dlo, dhi */
 	if (!nw)
 		return NULL;
 	/* keep what this copy may refer to: the previous copy's valid bytes
@@ -226,13 +263,18 @@ static uint8_t *place(struct ucopy_ent *e, uint64_t sp, size_t fixed, uint32_t s
 			size_t n = e->valid - a < size - b ? e->valid - a : size - b;
 			uint64_t from = lo - e->base;
 
-			if (from <= e->wcap && n <= e->wcap - from)
+			if (from <= e->wcap && n <= e->wcap - from) {
 				memcpy(nw + fixed + slack + b, e->win + from, n);
+				nlo = fixed + slack + b;
+				nhi = nlo + n;
+			}
 		}
 	}
 	free(e->win);
 	e->win = nw;
 	e->wcap = wcap;
+	e->dlo = nlo;
+	e->dhi = nhi;
 	e->base = sp - fixed - slack;
 	return nw + fixed + slack;
 }
@@ -256,6 +298,7 @@ void pmufile__ucopy_note(struct pmufile_ucopy_tab *t, const struct pmuprof_recor
 	if (!stack)
 		return;
 	memcpy(stack, u + 1, u->valid);
+	win_dirty(e, (size_t)(stack - e->win), (size_t)(stack - e->win) + u->valid);
 	e->pid = s->pid;
 	e->time_ns = s->time_ns;
 	e->sp = u->regs[PMUPROF_UREG_SP];
@@ -362,7 +405,7 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 	struct pmuprof_sample_ustack *ou;
 	struct ucopy_ent *e;
 	const uint8_t *runs, *lits;
-	size_t need, avail, nlit, lit = 0;
+	size_t need, avail, nlit, lit = 0, off;
 	uint32_t pos = 0;
 	uint8_t *stack;
 	uint64_t sp;
@@ -474,7 +517,9 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 			 s->tid, pos, u->valid, lit, nlit);
 		goto fail;
 	}
-	memset(stack + u->valid, 0, u->size - u->valid);
+	off = (size_t)(stack - e->win);
+	win_dirty(e, off - need - sizeof(*u), off + u->valid);
+	win_zero(e, off + u->valid, off + u->size);
 	e->pid = s->pid;
 	e->time_ns = s->time_ns;
 	e->sp = sp;
@@ -482,7 +527,9 @@ const char *pmufile__ucopy_unpack(struct pmufile_ucopy_tab *t,
 	e->ok = true;
 	return NULL;
 fail:
-	memset(stack, 0, u->size);
+	off = (size_t)(stack - e->win);
+	win_dirty(e, off - need - sizeof(*u), off + u->valid); /* pos <= valid */
+	win_zero(e, off, off + u->size);
 	ou->valid = 0;
 	ou->flags |= PMUFILE_USTACK_UNRESOLVED;
 	e->pid = s->pid;
