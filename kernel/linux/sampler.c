@@ -220,7 +220,9 @@ static __always_inline void pp_convert(struct pp_emit_ctx *ec)
 		pp_regs_from_pt_min(&ec->lr, ec->regs);
 }
 
-static void pp_pmu_emit(void *arg, u32 event, u64 period)
+/* The PMU layer's sample sink (kernel/pmu/pmu.h: a direct call, bound at
+ * link time). [NMI] */
+void pmu__glue_emit(void *arg, u32 event, u64 period)
 {
 	struct pp_emit_ctx *ec = arg;
 	struct pp_session *s = ec->s;
@@ -231,11 +233,11 @@ static void pp_pmu_emit(void *arg, u32 event, u64 period)
 	capture__sample(&ec->pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &ec->pc->ring, &ec->lr.pp,
 			s->plan.cfg.events[event].source, event, period, ec->now, &ec->wake);
 }
-NOKPROBE_SYMBOL(pp_pmu_emit);
+NOKPROBE_SYMBOL(pmu__glue_emit);
 
 /* A PEBS record of ours: the sample's IP and data address are the
  * record's (capture__sample_precise), the stacks from the PMI's regs. */
-static void pp_pmu_emit_pebs(void *arg, u32 event, u64 period, const struct pebs_sample *rec)
+void pmu__glue_emit_pebs(void *arg, u32 event, u64 period, const struct pebs_sample *rec)
 {
 	struct pp_emit_ctx *ec = arg;
 	struct pp_session *s = ec->s;
@@ -249,11 +251,11 @@ static void pp_pmu_emit_pebs(void *arg, u32 event, u64 period, const struct pebs
 				&ec->lr.pp, PMUPROF_SOURCE_PEBS, event, period, ec->now, &pr,
 				&ec->wake);
 }
-NOKPROBE_SYMBOL(pp_pmu_emit_pebs);
+NOKPROBE_SYMBOL(pmu__glue_emit_pebs);
 
 /* Each PEBS record once: its data address against the decoder's, from the
  * record's GPRs and the PMI's segment bases (capture__pebs_check). */
-static void pp_pmu_check_pebs(void *arg, const struct pebs_sample *rec)
+void pmu__glue_check_pebs(void *arg, const struct pebs_sample *rec)
 {
 	struct pp_emit_ctx *ec = arg;
 	struct pp_session *s = ec->s;
@@ -263,9 +265,7 @@ static void pp_pmu_check_pebs(void *arg, const struct pebs_sample *rec)
 	pp_convert(ec);
 	capture__pebs_check(&ec->pc->cap, &ec->lr.pp, want_segs(s), rec);
 }
-NOKPROBE_SYMBOL(pp_pmu_check_pebs);
-
-static const struct pmu_emit_ops pp_pmu_ops = {pp_pmu_emit, pp_pmu_emit_pebs, pp_pmu_check_pebs};
+NOKPROBE_SYMBOL(pmu__glue_check_pebs);
 
 static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
@@ -291,7 +291,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec.wake = false;
 	ec.now = plat_now_ns();
 
-	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_at(&pc->pmu, &pp_pmu_ops, &ec, ec.now) : 0;
+	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_at(&pc->pmu, &ec, ec.now) : 0;
 	/* An NMI that served a PMI takes the outstanding IPI only once the IPI
 	 * must have landed: one not raised yet, or a young one, is still in
 	 * flight or latched behind this NMI, and will come as an NMI of its own

@@ -208,51 +208,54 @@ void pmu__cpu_pause(struct pmu_cpu *pc);
 void pmu__cpu_resume(struct pmu_cpu *pc);
 
 /*
+ * The glue's sample sink, bound at link time (issue 15: no function
+ * pointer, so no indirect call through a retpoline thunk per sample). The
+ * module defines these in kernel/linux/sampler.c; the host tests in
+ * tests/unit/pmu_glue_test.c (dispatching as each test needs). ctx is what
+ * the caller passed to pmu__handle_nmi_at. All three run in NMI context
+ * and must be NOKPROBE. [NMI]
+ *   pmu__glue_emit: a sample of counter event with the period it was armed for.
+ *   pmu__glue_emit_pebs: a sample built from PEBS record rec.
+ *   pmu__glue_check_pebs: once per parsed record, before its samples
+ *   (whatever counters it names): the PEBS-vs-decoder check
+ *   (kernel/nmi/pebscheck.h).
+ */
+void pmu__glue_emit(void *ctx, u32 event, u64 period);
+void pmu__glue_emit_pebs(void *ctx, u32 event, u64 period, const struct pebs_sample *rec);
+void pmu__glue_check_pebs(void *ctx, const struct pebs_sample *rec);
+
+/*
  * NMI entry. An overflow of ours: a GLOBAL_STATUS bit of an interrupting
  * counter of ours or, when none is set (a handler that ran first
  * acknowledged it), a counter of ours whose top bit is clear (wrapped).
  * None: returns 0 having written no counter or status MSR (the NMI is
  * someone else's) but LVTPC, which it reopens while the session runs (a
- * foreign PMI masked it). Otherwise: disable ours, call emit(ctx, event,
- * period) once per overflowed counter of ours with the period it was armed
- * for, re-arm it for the next period minus the events counted past the
- * wrap (freq mode: adjust its period first), acknowledge through
- * GLOBAL_OVF_CTRL (v4: with CTR_FRZ), re-read status, loop at most
- * PMU_MAX_OVF_LOOPS, re-enable (not while pmu__cpu_stop runs), unmask
- * LVTPC last. Returns the number of samples emitted. [NMI]
+ * foreign PMI masked it). Otherwise: disable ours, call
+ * pmu__glue_emit(ctx, event, period) once per overflowed counter of ours
+ * with the period it was armed for, re-arm it for the next period minus the
+ * events counted past the wrap (freq mode: adjust its period first),
+ * acknowledge through GLOBAL_OVF_CTRL (v4: with CTR_FRZ), re-read status,
+ * loop at most PMU_MAX_OVF_LOOPS, re-enable (not while pmu__cpu_stop runs),
+ * unmask LVTPC last. Returns the number of samples emitted.
+ *
+ * PEBS: when GLOBAL_STATUS has the DS-buffer bit (62) and the plan has
+ * PEBS, the records between the buffer base and the DS index (validated
+ * against the buffer, at most its capacity: pebs__ds_take) are parsed;
+ * each goes to pmu__glue_check_pebs, then becomes pmu__glue_emit_pebs(ctx,
+ * event, period, record) once per counter of ours it names (formats 3+:
+ * "applicable counters"; 1/2: the GLOBAL_STATUS copy, dropped when it names
+ * several of ours; 0: the single PEBS counter). The index is reset, every
+ * PEBS counter that produced a record or has its own status bit set is
+ * re-armed (counter and DS reset slot), the bit acknowledged with ours.
+ * PEBS counters' own status bits never emit a sample. A buffer interrupt of
+ * ours that yielded no sample returns 1 (so > 0 means "this NMI was ours").
+ * Bounded by PMU_MAX_OVF_LOOPS x (counters + buffer records).
+ *
+ * `now` is the handler's time stamp taken by the caller (as plat_now_ns():
+ * the frequency-mode clock), so an NMI handler that already read the clock
+ * does not read it again. [NMI]
  */
-typedef void (*pmu_emit_fn)(void *ctx, u32 event, u64 period);
-int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx);
-
-/*
- * Same, with a separate callback for samples built from PEBS records.
- * When GLOBAL_STATUS has the DS-buffer bit (62) and the plan has PEBS, the
- * records between the buffer base and the DS index (validated against the
- * buffer, at most its capacity: pebs__ds_take) are parsed and each becomes
- * emit_pebs(ctx, event, period, record) once per counter of ours it names
- * (formats 3+: "applicable counters"; 1/2: the GLOBAL_STATUS copy, dropped
- * when it names several of ours; 0: the single PEBS counter). The index is
- * reset, every PEBS counter that produced a record or has its own status
- * bit set is re-armed (counter and DS reset slot), the bit acknowledged
- * with ours. PEBS counters' own status bits never emit a sample. Returns
- * the samples emitted, plus 1 when a buffer interrupt of ours yielded none
- * (so > 0 means "this NMI was ours"). emit_pebs NULL: records go to emit.
- * Bounded by PMU_MAX_OVF_LOOPS x (counters + buffer records). [NMI]
- */
-typedef void (*pmu_emit_pebs_fn)(void *ctx, u32 event, u64 period, const struct pebs_sample *rec);
-/* Called once per parsed record, before its samples (whatever counters it
- * names): the PEBS-vs-decoder check (kernel/nmi/pebscheck.h). May be NULL. */
-typedef void (*pmu_check_pebs_fn)(void *ctx, const struct pebs_sample *rec);
-struct pmu_emit_ops {
-	pmu_emit_fn emit;
-	pmu_emit_pebs_fn emit_pebs;
-	pmu_check_pebs_fn check_pebs;
-};
-int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx);
-/* Same, with the handler's time stamp taken by the caller (`now`, as
- * plat_now_ns(): the frequency-mode clock), so an NMI handler that already
- * read the clock does not read it again. [NMI] */
-int pmu__handle_nmi_at(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx, u64 now);
+int pmu__handle_nmi_at(struct pmu_cpu *pc, void *ctx, u64 now);
 
 /* Throttling: multiply this CPU's period of `event` by `factor`. [NMI] */
 void pmu__scale_period(struct pmu_cpu *pc, u32 event, u32 factor);

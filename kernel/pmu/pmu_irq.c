@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kernel/pmu overflow handling: the NMI handler (pmu__handle_nmi_ex, shape
+ * kernel/pmu overflow handling: the NMI handler (pmu__handle_nmi_at, shape
  * of Linux's intel_pmu_handle_irq), the PEBS buffer drain and the version-1
  * path without GLOBAL_STATUS. Small and bounded: at most
  * PMU_MAX_OVF_LOOPS x (counters + buffer records) steps. [NMI]
@@ -27,12 +27,11 @@ static bool test_bit64(u64 v, unsigned int b)
  * armed for period - overshoot, so the sum of sample periods follows the
  * events counted. Counters are disabled while this runs.
  */
-static __always_inline void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, pmu_emit_fn emit,
-					 void *ctx)
+static __always_inline void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, void *ctx)
 {
 	u64 over = pmu__overshoot(pc, i);
 
-	emit(ctx, pc->plan->a[i].event, pc->armed[i]);
+	pmu__glue_emit(ctx, pc->plan->a[i].event, pc->armed[i]);
 	pmu__freq_update(pc, i, now);
 	pmu__arm_carry(pc, i, pc->period[i], over);
 }
@@ -89,8 +88,7 @@ struct pebs_drained {
 	u32 rearm; /* bit i: counter i produced a record */
 };
 
-static struct pebs_drained drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx,
-				      u64 now)
+static struct pebs_drained drain_pebs(struct pmu_cpu *pc, void *ctx, u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	const u8 *buf = pc->pebs_mem.buf;
@@ -110,18 +108,14 @@ static struct pebs_drained drain_pebs(struct pmu_cpu *pc, const struct pmu_emit_
 			continue;
 		}
 		pc->pebs.records++;
-		if (ops->check_pebs)
-			ops->check_pebs(ctx, &rec);
+		pmu__glue_check_pebs(ctx, &rec);
 		app = pebs_attribute(pc, &rec);
 		for (u32 i = 0; app && i < plan->nr; i++) {
 			const struct pmu_assign *a = &plan->a[i];
 
 			if (!a->pebs || !(app & pmu__global_bit(a)))
 				continue;
-			if (ops->emit_pebs)
-				ops->emit_pebs(ctx, a->event, pc->armed[i], &rec);
-			else
-				ops->emit(ctx, a->event, pc->armed[i]);
+			pmu__glue_emit_pebs(ctx, a->event, pc->armed[i], &rec);
 			pmu__freq_update(pc, i, now);
 			d.rearm |= 1u << i;
 			d.n++;
@@ -197,7 +191,7 @@ static u32 v1_overflowed(const struct pmu_plan *plan)
 	return m;
 }
 
-static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx, u64 now)
+static int handle_v1(struct pmu_cpu *pc, void *ctx, u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	u32 ovf = v1_overflowed(plan);
@@ -215,7 +209,7 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx, u64 now)
 	while (ovf) {
 		for (u32 i = 0; i < plan->nr; i++)
 			if (ovf & (1u << i)) {
-				overflow_one(pc, i, now, emit, ctx);
+				overflow_one(pc, i, now, ctx);
 				n++;
 			}
 		ovf = v1_overflowed(plan);
@@ -232,21 +226,7 @@ static int handle_v1(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx, u64 now)
 	return n;
 }
 
-int pmu__handle_nmi(struct pmu_cpu *pc, pmu_emit_fn emit, void *ctx)
-{
-	const struct pmu_emit_ops ops = {emit, NULL, NULL};
-
-	return pmu__handle_nmi_ex(pc, &ops, ctx);
-}
-PP_NOKPROBE(pmu__handle_nmi);
-
-int pmu__handle_nmi_ex(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx)
-{
-	return pmu__handle_nmi_at(pc, ops, ctx, plat_now_ns());
-}
-PP_NOKPROBE(pmu__handle_nmi_ex);
-
-int pmu__handle_nmi_at(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void *ctx, u64 now)
+int pmu__handle_nmi_at(struct pmu_cpu *pc, void *ctx, u64 now)
 {
 	const struct pmu_plan *plan = pc->plan;
 	unsigned int loops = 0;
@@ -258,7 +238,7 @@ int pmu__handle_nmi_at(struct pmu_cpu *pc, const struct pmu_emit_ops *ops, void 
 	if (!pc->running || !plan || !plan->nr)
 		return 0;
 	if (!pmu__has_global(plan))
-		return handle_v1(pc, ops->emit, ctx, now); /* no PEBS before version 2 */
+		return handle_v1(pc, ctx, now); /* no PEBS before version 2 */
 
 	ours = plan->global_ctrl;
 	/* What makes an NMI ours: an overflow of a counter that interrupts
@@ -293,7 +273,7 @@ again:
 		u32 rearm = 0;
 
 		if (mine & X86_GLOBAL_STATUS_OVF_BUF) {
-			struct pebs_drained d = drain_pebs(pc, ops, ctx, now);
+			struct pebs_drained d = drain_pebs(pc, ctx, now);
 
 			buf_pmi = true;
 			n += d.n;
@@ -311,7 +291,7 @@ again:
 				rearm |= 1u << i;
 				continue;
 			}
-			overflow_one(pc, i, now, ops->emit, ctx);
+			overflow_one(pc, i, now, ctx);
 			n++;
 		}
 		for (u32 i = 0; rearm && i < plan->nr; i++)

@@ -1,5 +1,6 @@
-# libplattest.a: the host implementation of platform.h (see platform_test.h).
-PLATTEST_SRCS := $(sort $(wildcard tests/unit/platform_test_*.c))
+# libplattest.a: the host implementation of platform.h (see platform_test.h)
+# and of the PMU layer's link-time glue (pmu_glue_test.c).
+PLATTEST_SRCS := $(sort $(wildcard tests/unit/platform_test_*.c)) tests/unit/pmu_glue_test.c
 PLATTEST_LIB := $(BUILD)/tests/unit/libplattest.a
 $(PLATTEST_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(PLATTEST_SRCS))
 	$(archive)

@@ -14,6 +14,7 @@
 #include "kernel/nmi/ring.h"
 #include "platform_test.h"
 #include "pmu_model.h"
+#include "pmu_glue_test.h"
 #include "check_main.h"
 #include "capture_fixture.h"
 #include "ring_sample.h"

@@ -17,6 +17,7 @@
 #include "kernel/nmi/session.h"
 #include "platform_test.h"
 #include "pmu_model.h"
+#include "pmu_glue_test.h"
 #include "check_main.h"
 #include "ring_sample.h"
 #include "plan_check.h"

@@ -13,6 +13,7 @@
 #include "kernel/pmu/pmu_internal.h"
 #include "platform_test_cpu.h"
 #include "pmu_model.h"
+#include "pmu_glue_test.h"
 #include "check_main.h"
 #include "plan_check.h"
 
