@@ -245,6 +245,72 @@ void *ring__reserve_sample(struct ring *r, u32 size, u64 now_ns)
 }
 PP_NOKPROBE(ring__reserve_sample);
 
+/*
+ * The NMI writer's fast path (issue 15). Nothing on this CPU can write the
+ * ring while an NMI handler runs (NMIs do not nest: the kernel defers one
+ * that arrives inside another). So when no writer was open when the NMI
+ * came (nest == 0, the usual case) the NMI writer is the only one until it
+ * commits: it claims with a plain store, leaves nest at 0, and its commit
+ * publishes without the re-check loop. An NMI that interrupted an open
+ * writer (nest > 0) takes the nesting protocol (ring__reserve_sample),
+ * whose commit leaves publishing to that writer. nest tells the commit
+ * which path the reserve took: the fast one leaves it 0, the slow one >= 1.
+ */
+void *ring__reserve_sample_nmi(struct ring *r, u32 size, u64 now_ns)
+{
+	u64 old, tail, pad, extra, pos;
+	struct pmuprof_record_header *ph;
+
+	if (unlikely(pp_local_read(&r->nest)))
+		return ring__reserve_sample(r, size, now_ns);
+	RING_HOOK(r, RING_HOOK_FAST);
+	pp_local_add(&r->stats.attempted, 1);
+	extra = pp_local_read(&r->lost_pending) ? RING_LOST_SIZE : 0;
+	old = pp_local_read(&r->reserve_head);
+	tail = pp_load_acquire(&r->tail); /* A, pairs with D */
+	pad = r->size - (old & r->mask);
+	if (likely(extra + size <= pad))
+		pad = 0;
+	if (unlikely(!ring_size_ok(size) || old + pad + extra + size - tail > r->size)) {
+		pp_local_add(&r->stats.lost_total, 1);
+		pp_local_add(&r->lost_pending, 1);
+		return NULL;
+	}
+	pp_local_write(&r->reserve_head, old + pad + extra + size);
+	if (unlikely(pad)) {
+		ph = (struct pmuprof_record_header *)(r->data + (old & r->mask));
+		ph->type = RING_REC_PAD;
+		ph->misc = 0;
+		ph->size = (u32)pad;
+	}
+	pos = old + pad;
+	if (unlikely(extra)) {
+		ring_write_lost(r, pos, now_ns);
+		pos += extra;
+	}
+	pp_local_add(&r->stats.written, 1);
+	return r->data + (pos & r->mask);
+}
+PP_NOKPROBE(ring__reserve_sample_nmi);
+
+bool ring__commit_nmi(struct ring *r, void *rec)
+{
+	u64 h, base, tail;
+
+	(void)rec;
+	if (unlikely(pp_local_read(&r->nest)))
+		return ring_end(r, true); /* reserved through the nesting protocol */
+	h = pp_local_read(&r->reserve_head);
+	pp_store_release(&r->head, h); /* B, pairs with C */
+	base = r->wake_base;
+	r->wake_base = h;
+	tail = pp_local_read(&r->tail);
+	if (base < tail)
+		base = tail;
+	return base - tail < r->wakeup_bytes && h - tail >= r->wakeup_bytes;
+}
+PP_NOKPROBE(ring__commit_nmi);
+
 void *ring__reserve(struct ring *r, u32 size)
 {
 	u64 pos;

@@ -94,6 +94,16 @@ void ring__reset(struct ring *r);
 void *ring__reserve_sample(struct ring *r, u32 size, u64 now_ns);
 bool ring__commit(struct ring *r, void *rec);
 /*
+ * The same for a writer in NMI context, which no other writer of the ring
+ * can interrupt. When no writer of this CPU's ring is open (the usual case)
+ * they claim and publish without the nesting protocol (no nest count, no
+ * cmpxchg, no re-check); under an open writer they are ring__reserve_sample
+ * and ring__commit. Pair ring__reserve_sample_nmi with ring__commit_nmi
+ * (ring__trim between them as usual). Same results and accounting. [NMI]
+ */
+void *ring__reserve_sample_nmi(struct ring *r, u32 size, u64 now_ns);
+bool ring__commit_nmi(struct ring *r, void *rec);
+/*
  * Shorten the open record at `rec` (reserved on this CPU, not committed,
  * `size` bytes) by its last `cut` bytes (a multiple of 8, less than size):
  * for a writer that reserves its largest size and learns the real one
@@ -143,6 +153,9 @@ enum ring_hook {
 	RING_HOOK_NEST_CLEARED,	  /* nest back to 0, before the re-check */
 	RING_HOOK_TRIM,		  /* ring__trim: reserve_head read, not moved back */
 	RING_HOOK__MAX,
+	/* not a nesting point (nothing can write the ring inside an NMI
+	 * writer): ring__reserve_sample_nmi took its fast path */
+	RING_HOOK_FAST = RING_HOOK__MAX,
 };
 extern void (*ring_test_hook)(struct ring *r, enum ring_hook where);
 #endif

@@ -657,6 +657,134 @@ END_TEST
 /* ------------------------------------------------------------------ */
 
 #define NEST_MAX_DEPTH 3
+/* ------------------------------------------------------------------ */
+/* The NMI writer's fast path (ring__reserve_sample_nmi / ring__commit_nmi) */
+
+static unsigned int hook_count[RING_HOOK__MAX + 1];
+
+static void count_hook(struct ring *r, enum ring_hook where)
+{
+	(void)r;
+	hook_count[where]++;
+}
+
+/* With no writer open, the NMI API takes the fast path and leaves the ring
+ * exactly as the nesting protocol would: same positions, PADs, LOST
+ * records, statistics, wake-ups, byte for byte, over wraps, a full ring
+ * and losses. */
+START_TEST(test_nmi_fast_matches_slow)
+{
+	u8 *mem2 = aligned_alloc(4096, RSIZE);
+	struct ring R2;
+	struct ring_stats s1, s2;
+	const struct pmuprof_record_header *h;
+	unsigned int fast_calls = 0;
+
+	ck_assert_ptr_nonnull(mem2);
+	memset(mem2, POISON, RSIZE);
+	ck_assert_int_eq(ring__init(&R2, mem2, RSIZE, TEST_CPU, 4 * KB), 0);
+	memset(hook_count, 0, sizeof(hook_count));
+	for (u32 i = 0; i < 3000; i++) {
+		u32 size = TREC_MIN + 8 * ((i * 37) % 300);
+		u32 cut = (i % 5 == 0 && size > TREC_MIN) ? 8 : 0;
+		void *p1, *p2;
+		bool w1, w2;
+
+		if (i % 97 == 5)
+			size = 12; /* not a multiple of 8: refused, counted lost */
+		ring_test_hook = NULL;
+		p1 = ring__reserve_sample(&R, size, 7000 + i);
+		ring_test_hook = count_hook;
+		p2 = ring__reserve_sample_nmi(&R2, size, 7000 + i);
+		fast_calls++;
+		ring_test_hook = NULL;
+		ck_assert_int_eq(p1 == NULL, p2 == NULL);
+		if (p1) {
+			ck_assert_uint_eq((u8 *)p1 - mem, (u8 *)p2 - mem2);
+			if (cut) { /* trimmed, as capture trims user stacks */
+				ring__trim(&R, p1, size, cut);
+				ring__trim(&R2, p2, size, cut);
+			}
+			trec_fill(p1, size - cut, 0, i);
+			trec_fill(p2, size - cut, 0, i);
+			w1 = ring__commit(&R, p1);
+			ring_test_hook = count_hook;
+			w2 = ring__commit_nmi(&R2, p2);
+			ring_test_hook = NULL;
+			ck_assert_int_eq(w1, w2);
+		}
+		ck_assert_uint_eq(R.head, R2.head);
+		ck_assert_uint_eq(R.reserve_head, R2.reserve_head);
+		ck_assert_uint_eq(R.lost_pending, R2.lost_pending);
+		ck_assert_uint_eq(R.wake_base, R2.wake_base);
+		ck_assert_uint_eq(R2.nest, 0);
+		/* the reader falls behind and catches up in bursts */
+		if (i % 41 == 40 || i % 43 == 0) {
+			while ((h = ring__peek(&R)) && (i % 43 || (u8 *)h - mem < (long)RSIZE / 2))
+				ring__consume(&R, h);
+			while ((h = ring__peek(&R2)) && R2.tail < R.tail)
+				ring__consume(&R2, h);
+			ck_assert_uint_eq(R.tail, R2.tail);
+		}
+	}
+	ck_assert_int_eq(memcmp(mem, mem2, RSIZE), 0);
+	ring__stats(&R, &s1);
+	ring__stats(&R2, &s2);
+	ck_assert_int_eq(memcmp(&s1, &s2, sizeof(s1)), 0);
+	ck_assert_uint_gt(s1.lost_total, 0); /* the sequence did fill the ring */
+	ck_assert_uint_gt(s1.lost_records, 0);
+	assert_accounting(&R2);
+	/* every NMI call took the fast path, none the nesting protocol */
+	ck_assert_uint_eq(hook_count[RING_HOOK_FAST], fast_calls);
+	ck_assert_uint_eq(hook_count[RING_HOOK_ENTERED], 0);
+	ck_assert_uint_eq(hook_count[RING_HOOK_BEFORE_CMPXCHG], 0);
+	ck_assert_uint_eq(hook_count[RING_HOOK_PUBLISH], 0);
+	free(mem2);
+}
+END_TEST
+
+/* An NMI writer under an open writer (here a task/hardirq one that has
+ * reserved and not filled its record) takes the nesting protocol: its
+ * commit publishes nothing, the open writer's commit publishes both. With
+ * the fast path there, its commit would publish the unfilled record. */
+START_TEST(test_nmi_nested_takes_slow_path)
+{
+	void *outer, *nmi;
+	bool w;
+
+	memset(hook_count, 0, sizeof(hook_count));
+	outer = ring__reserve_sample(&R, 256, 1);
+	ck_assert_ptr_nonnull(outer);
+	ring_test_hook = count_hook;
+	nmi = ring__reserve_sample_nmi(&R, 128, 2);
+	ck_assert_ptr_nonnull(nmi);
+	ck_assert_uint_eq(hook_count[RING_HOOK_FAST], 0);
+	ck_assert_uint_eq(hook_count[RING_HOOK_ENTERED], 1);
+	ck_assert_uint_eq(R.nest, 2);
+	trec_fill(nmi, 128, 1, 0);
+	w = ring__commit_nmi(&R, nmi);
+	ring_test_hook = NULL;
+	ck_assert(!w);
+	ck_assert_uint_eq(R.nest, 1);
+	ck_assert_uint_eq(R.head, 0); /* nothing published over the open record */
+	ck_assert_ptr_null(ring__peek(&R));
+	trec_fill(outer, 256, 0, 0);
+	ring__commit(&R, outer);
+	ck_assert_uint_eq(R.nest, 0);
+	ck_assert_uint_eq(drain(&R, NULL, NULL), 2);
+	/* no writer open any more: the next NMI writer takes the fast path */
+	ring_test_hook = count_hook;
+	nmi = ring__reserve_sample_nmi(&R, 64, 3);
+	ck_assert_ptr_nonnull(nmi);
+	trec_fill(nmi, 64, 1, 1);
+	ring__commit_nmi(&R, nmi);
+	ring_test_hook = NULL;
+	ck_assert_uint_eq(hook_count[RING_HOOK_FAST], 1);
+	ck_assert_uint_eq(drain(&R, NULL, NULL), 1);
+	assert_accounting(&R);
+}
+END_TEST
+
 static struct {
 	enum ring_hook where;
 	int max_depth; /* producers on the CPU at once, outermost included */
@@ -704,14 +832,24 @@ static void nt_produce(struct ring *r, int level)
 	/* reserved 16 bytes too large and trimmed, as capture does with user
 	 * stacks: a producer nested behind the record turns the cut into a
 	 * PAD (RING_HOOK_TRIM), otherwise reserve_head moves back */
-	p = ring__reserve_sample(r, size + 16, 500 + (u64)level);
+	/* The outer producer is a task/hardirq writer; the nested ones are
+	 * "NMIs", on the NMI writer's API, which must take the nesting
+	 * protocol under an open writer (an unfilled outer record published
+	 * by them would show as POISON in nt_drain). */
+	if (level)
+		p = ring__reserve_sample_nmi(r, size + 16, 500 + (u64)level);
+	else
+		p = ring__reserve_sample(r, size + 16, 500 + (u64)level);
 	if (!p) {
 		nt.fails++;
 		return;
 	}
 	ring__trim(r, p, size + 16, 16);
 	trec_fill(p, size, (u32)level, nt.seq[level]++);
-	ring__commit(r, p);
+	if (level)
+		ring__commit_nmi(r, p);
+	else
+		ring__commit(r, p);
 }
 
 static void nt_hook(struct ring *r, enum ring_hook where)
@@ -791,10 +929,12 @@ START_TEST(test_nesting_at_hook)
 	else
 		ck_assert_msg(nt.fired[0] == 1, "hook %d never reached", nt.where);
 	/* depth 2 is unreachable where the hooked producer is not the
-	 * outermost's nested one: LOST_CLAIMED (the outer took the losses) and
-	 * PUBLISH/PUBLISHED (a producer nested there never publishes) */
+	 * outermost's nested one: LOST_CLAIMED (the outer took the losses),
+	 * PUBLISH/PUBLISHED (a producer nested there never publishes) and
+	 * NEST_CLEARED (no writer open there: the NMI writer takes its fast
+	 * path, inside which nothing can nest) */
 	if (deep && nt.where != RING_HOOK_LOST_CLAIMED && nt.where != RING_HOOK_PUBLISH &&
-	    nt.where != RING_HOOK_PUBLISHED)
+	    nt.where != RING_HOOK_PUBLISHED && nt.where != RING_HOOK_NEST_CLEARED)
 		ck_assert_msg(nt.fired[1] == 1, "hook %d not reached at depth 2", nt.where);
 
 	nt_drain(&R);
@@ -1151,6 +1291,8 @@ static Suite *ring_suite(void)
 
 	tcase_add_checked_fixture(tn, setup, teardown);
 	tcase_add_loop_test(tn, test_nesting_at_hook, 0, RING_HOOK__MAX * 8);
+	tcase_add_test(tn, test_nmi_fast_matches_slow);
+	tcase_add_test(tn, test_nmi_nested_takes_slow_path);
 	tcase_add_test(tn, test_watermark_after_failed_outer);
 	suite_add_tcase(s, tn);
 
