@@ -197,6 +197,7 @@ struct pp_emit_ctx {
 	bool converted;
 	bool wake;
 	u64 now;
+	struct capture_nmi cn; /* set by pp_convert */
 };
 
 /*
@@ -214,6 +215,12 @@ static __always_inline void pp_convert(struct pp_emit_ctx *ec)
 	if (ec->converted)
 		return;
 	ec->converted = true;
+	ec->cn.cc = &ec->pc->cap;
+	ec->cn.p = &s->plan.cap;
+	ec->cn.r = &ec->pc->ring;
+	ec->cn.regs = &ec->lr.pp;
+	ec->cn.now_ns = ec->now;
+	ec->cn.wake = &ec->wake;
 	if ((s->plan.cap.flags & PP_CF_ALL_REGS) || s->plan.pmu.pebs_enable)
 		pp_regs_from_pt(&ec->lr, ec->regs, want_segs(s));
 	else
@@ -230,8 +237,7 @@ void pmu__glue_emit(void *arg, u32 event, u64 period)
 	if (!READ_ONCE(ec->pc->sampling) || event >= s->plan.cap.nr_events)
 		return;
 	pp_convert(ec);
-	capture__sample(&ec->pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &ec->pc->ring, &ec->lr.pp,
-			s->plan.cfg.events[event].source, event, period, ec->now, &ec->wake);
+	capture__sample_nmi(&ec->cn, s->plan.cfg.events[event].source, event, period);
 }
 NOKPROBE_SYMBOL(pmu__glue_emit);
 
@@ -303,9 +309,8 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.ipis_taken++;
 		if (READ_ONCE(pc->sampling) && s->plan.clock_event >= 0) {
 			pp_convert(&ec);
-			capture__sample(&pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &pc->ring,
-					&ec.lr.pp, PMUPROF_SOURCE_NMI_IPI, s->plan.clock_event,
-					READ_ONCE(pc->clock_period_ns), ec.now, &ec.wake);
+			capture__sample_nmi(&ec.cn, PMUPROF_SOURCE_NMI_IPI, s->plan.clock_event,
+					    READ_ONCE(pc->clock_period_ns));
 		}
 	}
 	if (n > 0) {

@@ -305,7 +305,10 @@ static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
 	size = capture__sample_size(want_addr, nk, nu_max);
 	if (sflags & PMUPROF_SF_USTACK_COPY)
 		size += (u32)sizeof(struct pmuprof_sample_ustack) + p->ustack_copy;
-	s = ring__reserve_sample(r, size, now_ns);
+	/* an NMI writer is never interrupted by another: the ring's fast path
+	 * when no writer of this CPU's ring is open (ring.h) */
+	s = ctx == CAPTURE_CTX_NMI ? ring__reserve_sample_nmi(r, size, now_ns)
+				   : ring__reserve_sample(r, size, now_ns);
 	if (!s) {
 		ctx_count_lost(c, event);
 		return CAPTURE_LOST;
@@ -355,7 +358,7 @@ static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
 	s->nr_ustack = (u16)nu;
 	memcpy(s->comm, task.comm, sizeof(s->comm));
 	s->comm[sizeof(s->comm) - 1] = '\0';
-	if (ring__commit(r, s))
+	if (ctx == CAPTURE_CTX_NMI ? ring__commit_nmi(r, s) : ring__commit(r, s))
 		*wake = true;
 
 	c->st.captured++;
@@ -385,6 +388,13 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 	return sample(cc, ctx, p, r, regs, source, event, period, now_ns, NULL, wake);
 }
 PP_NOKPROBE(capture__sample);
+
+int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event, u64 period)
+{
+	return sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source, event, period, e->now_ns,
+		      NULL, e->wake);
+}
+PP_NOKPROBE(capture__sample_nmi);
 
 enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
 					u64 t_end)

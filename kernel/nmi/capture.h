@@ -133,6 +133,25 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 		    u64 now_ns, bool *wake);
 
 /*
+ * What the PMI samples of one NMI share, filled by the glue once per NMI
+ * (before its first sample): capture__sample_nmi takes capture__sample's
+ * other arguments from here, and ctx is CAPTURE_CTX_NMI (issue 15: four
+ * arguments to pass per sample instead of ten, and the ring's NMI writer
+ * path chosen at build time).
+ */
+struct capture_nmi {
+	struct capture_cpu *cc;
+	const struct capture_params *p;
+	struct ring *r;
+	const struct pp_regs *regs;
+	u64 now_ns;
+	bool *wake;
+};
+/* capture__sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source,
+ * event, period, e->now_ns, e->wake). [NMI] */
+int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event, u64 period);
+
+/*
  * What a PEBS record says about the sampled instruction, for
  * capture__sample_precise().
  */

@@ -218,6 +218,7 @@ static u64 ring_write_lost(struct ring *r, u64 pos, u64 now_ns)
 	pp_local_add(&r->stats.lost_records, 1);
 	return n;
 }
+PP_NOKPROBE(ring_write_lost); /* out of line, called by the NMI writer */
 
 void *ring__reserve_sample(struct ring *r, u32 size, u64 now_ns)
 {

@@ -1457,9 +1457,10 @@ static void emit_to_capture(void *arg, u32 event, u64 period)
 {
 	struct emit_ctx *e = arg;
 	bool wake;
+	/* as the module's glue: the NMI entry, the shared part set once */
+	const struct capture_nmi cn = {e->cc, e->cp, e->r, e->regs, 1, &wake};
 
-	capture__sample(e->cc, CAPTURE_CTX_NMI, e->cp, e->r, e->regs, e->source[event], event,
-			period, 1, &wake);
+	capture__sample_nmi(&cn, e->source[event], event, period);
 }
 
 START_TEST(test_pmu_model_to_samples)
