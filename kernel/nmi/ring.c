@@ -256,8 +256,11 @@ PP_NOKPROBE(ring__reserve_sample);
  * writer (nest > 0) takes the nesting protocol (ring__reserve_sample),
  * whose commit leaves publishing to that writer. nest tells the commit
  * which path the reserve took: the fast one leaves it 0, the slow one >= 1.
+ * ring.h has the common case inline (ring__reserve_sample_nmi,
+ * ring__commit_nmi); this is the rest: a writer open, a LOST record
+ * pending, a PAD needed, the ring full or a bad size.
  */
-void *ring__reserve_sample_nmi(struct ring *r, u32 size, u64 now_ns)
+void *ring__reserve_sample_nmi_full(struct ring *r, u32 size, u64 now_ns)
 {
 	u64 old, tail, pad, extra, pos;
 	struct pmuprof_record_header *ph;
@@ -292,25 +295,7 @@ void *ring__reserve_sample_nmi(struct ring *r, u32 size, u64 now_ns)
 	pp_local_add(&r->stats.written, 1);
 	return r->data + (pos & r->mask);
 }
-PP_NOKPROBE(ring__reserve_sample_nmi);
-
-bool ring__commit_nmi(struct ring *r, void *rec)
-{
-	u64 h, base, tail;
-
-	(void)rec;
-	if (unlikely(pp_local_read(&r->nest)))
-		return ring_end(r, true); /* reserved through the nesting protocol */
-	h = pp_local_read(&r->reserve_head);
-	pp_store_release(&r->head, h); /* B, pairs with C */
-	base = r->wake_base;
-	r->wake_base = h;
-	tail = pp_local_read(&r->tail);
-	if (base < tail)
-		base = tail;
-	return base - tail < r->wakeup_bytes && h - tail >= r->wakeup_bytes;
-}
-PP_NOKPROBE(ring__commit_nmi);
+PP_NOKPROBE(ring__reserve_sample_nmi_full);
 
 void *ring__reserve(struct ring *r, u32 size)
 {

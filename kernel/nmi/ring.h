@@ -101,8 +101,10 @@ bool ring__commit(struct ring *r, void *rec);
  * and ring__commit. Pair ring__reserve_sample_nmi with ring__commit_nmi
  * (ring__trim between them as usual). Same results and accounting. [NMI]
  */
-void *ring__reserve_sample_nmi(struct ring *r, u32 size, u64 now_ns);
-bool ring__commit_nmi(struct ring *r, void *rec);
+static inline void *ring__reserve_sample_nmi(struct ring *r, u32 size, u64 now_ns);
+static inline bool ring__commit_nmi(struct ring *r, void *rec);
+/* ring__reserve_sample_nmi's cases other than the common one (ring.c). */
+void *ring__reserve_sample_nmi_full(struct ring *r, u32 size, u64 now_ns);
 /*
  * Shorten the open record at `rec` (reserved on this CPU, not committed,
  * `size` bytes) by its last `cut` bytes (a multiple of 8, less than size):
@@ -159,5 +161,64 @@ enum ring_hook {
 };
 extern void (*ring_test_hook)(struct ring *r, enum ring_hook where);
 #endif
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
+#ifdef RING_TEST_HOOKS
+#define RING_FAST_HOOK(r)                                                                          \
+	do {                                                                                       \
+		if (ring_test_hook)                                                                \
+			ring_test_hook(r, RING_HOOK_FAST);                                         \
+	} while (0)
+#else
+#define RING_FAST_HOOK(r)                                                                          \
+	do {                                                                                       \
+	} while (0)
+#endif
+
+/*
+ * The NMI writer's common case, inline in its caller (issue 15: no call
+ * per sample): no writer of this CPU's ring open, no LOST record pending,
+ * a valid size that fits before the end of data[] and in the free space.
+ * Claimed with a plain store (see ring__reserve_sample_nmi_full for why
+ * that is safe); everything else goes to ring__reserve_sample_nmi_full.
+ */
+static __always_inline void *ring__reserve_sample_nmi(struct ring *r, u32 size, u64 now_ns)
+{
+	u64 old = pp_local_read(&r->reserve_head);
+	u32 off = (u32)old & r->mask;
+
+	if (unlikely(pp_local_read(&r->nest) || pp_local_read(&r->lost_pending) ||
+		     size < sizeof(struct pmuprof_record_header) || (size & (RING_ALIGN - 1)) ||
+		     size > r->size - off ||
+		     old + size - pp_load_acquire(&r->tail) > r->size)) /* A, pairs with D */
+		return ring__reserve_sample_nmi_full(r, size, now_ns);
+	RING_FAST_HOOK(r);
+	pp_local_add(&r->stats.attempted, 1);
+	pp_local_write(&r->reserve_head, old + size);
+	pp_local_add(&r->stats.written, 1);
+	return r->data + off;
+}
+
+/* Publish what ring__reserve_sample_nmi reserved: on its fast path (nest
+ * left 0) the NMI writer is the only one, so head = reserve_head with no
+ * re-check; under an open writer, ring__commit. */
+static __always_inline bool ring__commit_nmi(struct ring *r, void *rec)
+{
+	u64 h, base, tail;
+
+	if (unlikely(pp_local_read(&r->nest)))
+		return ring__commit(r, rec); /* reserved through the nesting protocol */
+	h = pp_local_read(&r->reserve_head);
+	pp_store_release(&r->head, h); /* B, pairs with C */
+	base = r->wake_base;
+	r->wake_base = h;
+	tail = pp_local_read(&r->tail);
+	if (base < tail)
+		base = tail;
+	return base - tail < r->wakeup_bytes && h - tail >= r->wakeup_bytes;
+}
 
 #endif /* PMUPROF_RING_H */
