@@ -396,8 +396,11 @@ int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event, u64 
 }
 PP_NOKPROBE(capture__sample_nmi);
 
-enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
-					u64 t_end)
+/* The body of capture__handler_done, inlined twice: with ctx a constant
+ * (NMI, every PMI) the context's statistics are at a fixed offset, not
+ * recomputed from ctx after each store (issue 15). */
+static __always_inline enum capture_rate handler_done(struct capture_cpu *cc, unsigned int ctx,
+						      u64 t_start, u64 t_end)
 {
 	struct capture_ctx *c = &cc->ctx[ctx];
 	u64 took = t_end > t_start ? t_end - t_start : 0;
@@ -443,6 +446,14 @@ enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx
 	c->win_runs = 0;
 	c->win_busy_ns = 0;
 	return quiet ? CAPTURE_RATE_RAISE : CAPTURE_RATE_KEEP;
+}
+
+enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
+					u64 t_end)
+{
+	if (ctx == CAPTURE_CTX_NMI)
+		return handler_done(cc, CAPTURE_CTX_NMI, t_start, t_end);
+	return handler_done(cc, ctx, t_start, t_end);
 }
 PP_NOKPROBE(capture__handler_done);
 
