@@ -15,6 +15,10 @@
  *       count instructions with --toggle-collect=ring__reserve_sample
  *       --toggle-collect=ring__commit (ring cost only) or
  *       --toggle-collect=bench_write_one (ring + filling the record).
+ *   ringbench producer-nmi [-n RECORDS]
+ *       the same through the NMI writer's path (ring__reserve_sample_nmi,
+ *       ring__commit_nmi: no writer open, so its fast path); count with
+ *       --toggle-collect=bench_nmi_reserve --toggle-collect=bench_nmi_commit.
  *   ringbench full [-n RECORDS]
  *       producer only on a full ring: every reservation fails (lost path).
  *
@@ -45,10 +49,25 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
+/* The NMI writer's reserve and commit (inline in ring.h), out of line
+ * here so that callgrind can count them (--toggle-collect). */
+__attribute__((noinline)) static void *bench_nmi_reserve(u64 i)
+{
+	return ring__reserve_sample_nmi(&R, SAMPLE_SIZE, i);
+}
+
+__attribute__((noinline)) static bool bench_nmi_commit(void *s)
+{
+	return ring__commit_nmi(&R, s);
+}
+
+static bool use_nmi; /* producer-nmi: the NMI writer's path */
+
 /* One sample as the NMI handler writes it: fixed part + kernel stack. */
 __attribute__((noinline)) static bool bench_write_one(u64 i)
 {
-	struct pmuprof_sample *s = ring__reserve_sample(&R, SAMPLE_SIZE, i);
+	struct pmuprof_sample *s =
+		use_nmi ? bench_nmi_reserve(i) : ring__reserve_sample(&R, SAMPLE_SIZE, i);
 
 	if (!s)
 		return false;
@@ -69,7 +88,10 @@ __attribute__((noinline)) static bool bench_write_one(u64 i)
 	s->nr_ustack = 0;
 	memcpy(s->comm, "bench", 6);
 	memcpy(s + 1, frames, sizeof(frames)); /* the stack copy */
-	ring__commit(&R, s);
+	if (use_nmi)
+		bench_nmi_commit(s);
+	else
+		ring__commit(&R, s);
 	return true;
 }
 
@@ -109,7 +131,7 @@ static void *consumer(void *arg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ringbench throughput|producer|full [-n RECORDS] [-s RING_BYTES]\n");
+	fprintf(stderr, "usage: ringbench throughput|producer|producer-nmi|full [-n RECORDS] [-s RING_BYTES]\n");
 	exit(2);
 }
 
@@ -176,7 +198,8 @@ int main(int argc, char **argv)
 		printf("mb_per_s %.1f\n", (double)ok * SAMPLE_SIZE * 1e3 / (double)(t1 - t0));
 		return consumed_records == st.written ? 0 : 1;
 	}
-	if (!strcmp(mode, "producer")) {
+	use_nmi = !strcmp(mode, "producer-nmi");
+	if (use_nmi || !strcmp(mode, "producer")) {
 		u64 drain_ns = 0, d0;
 
 		t0 = now_ns();

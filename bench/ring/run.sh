@@ -35,6 +35,7 @@ callgrind_ir() { # out-file mode records toggle...
 if command -v valgrind >/dev/null 2>&1; then
 	ir_ring=$(callgrind_ir "$TMP/cg1" producer "$N_C" ring__reserve_sample ring__commit)
 	ir_all=$(callgrind_ir "$TMP/cg2" producer "$N_C" bench_write_one)
+	ir_nmi=$(callgrind_ir "$TMP/cg5" producer-nmi "$N_C" bench_nmi_reserve bench_nmi_commit)
 	# "full" mode fills the ring first with the toggles active: subtract a
 	# run that only fills (-n 0).
 	ir_full=$(callgrind_ir "$TMP/cg3" full "$N_C" ring__reserve_sample ring__commit)
@@ -43,9 +44,10 @@ if command -v valgrind >/dev/null 2>&1; then
 	per() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.1f", a / n }'; }
 	ipr_ring=$(per "$ir_ring" "$N_C")
 	ipr_all=$(per "$ir_all" "$N_C")
+	ipr_nmi=$(per "$ir_nmi" "$N_C")
 	ipr_full=$(per "$ir_full" "$N_C")
 else
-	ipr_ring="n/a (no valgrind)" ipr_all="n/a" ipr_full="n/a"
+	ipr_ring="n/a (no valgrind)" ipr_all="n/a" ipr_full="n/a" ipr_nmi="n/a"
 fi
 
 target=100
@@ -62,6 +64,7 @@ esac
 	printf '%-58s %s\n' "end-to-end MB/s" "$(val mb_per_s "$TMP/t")"
 	printf '%-58s %s\n' "producer-only records/s (reserve + fill + commit)" "$(val producer_records_per_s "$TMP/p")"
 	printf '%-58s %s\n' "instructions/record, reserve + commit (no stack copy)" "$ipr_ring"
+	printf '%-58s %s\n' "instructions/record, NMI writer, no writer open" "$ipr_nmi"
 	printf '%-58s %s\n' "instructions/record, incl. filling the record + stack" "$ipr_all"
 	printf '%-58s %s\n' "instructions/attempt, ring full (loss path)" "$ipr_full"
 	printf '%-58s %s\n' "target: reserve + commit < $target instructions/record" "$verdict"
