@@ -131,7 +131,8 @@ static void *consumer(void *arg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ringbench throughput|producer|producer-nmi|full [-n RECORDS] [-s RING_BYTES]\n");
+	fprintf(stderr, "usage: ringbench throughput|producer|producer-nmi|full [-n RECORDS] [-s "
+			"RING_BYTES]\n");
 	exit(2);
 }
 
