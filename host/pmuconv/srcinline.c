@@ -98,9 +98,22 @@ void inl__stats(const struct srcinline *c, struct inl_stats *out)
 
 /* ---- files ------------------------------------------------------------- */
 
-/* The PT_LOAD segments of the binary (file offset -> link-time address). */
-static void load_segs(struct inl_file *f)
+/* The PT_LOAD segments of the binary (file offset -> link-time address):
+ * the symbolizer's, read when it opened the file, else read here. */
+static void load_segs(struct srcinline *c, struct inl_file *f, const char *path, const uint8_t *bid,
+		      size_t bid_len)
 {
+	struct sym_load sl[16];
+	uint16_t type;
+	size_t nl;
+
+	if (sym__binary_loads(c->sym, path, bid, bid_len, &type, &nl, sl, 16) && nl <= 16) {
+		if (nl && (f->segs = calloc(nl, sizeof(*f->segs))))
+			for (size_t i = 0; i < nl; i++)
+				f->segs[f->nr_segs++] =
+					(struct inl_seg){sl[i].off, sl[i].filesz, sl[i].vaddr};
+		return;
+	}
 	int fd = open(f->bin, O_RDONLY | O_CLOEXEC);
 	Elf *e;
 	size_t n;
@@ -160,7 +173,7 @@ static int get_file(struct srcinline *c, const char *path, const uint8_t *bid, s
 	struct inl_file *f = &c->files[c->nr_files];
 	*f = (struct inl_file){.bin = bin, .fd = -1};
 	c->st.files++;
-	load_segs(f);
+	load_segs(c, f, path, bid, bid_len);
 	if (f->nr_segs)
 		open_dwarf(f, debug);
 	if (f->dw)

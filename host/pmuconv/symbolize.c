@@ -43,7 +43,7 @@ struct symtab {
 };
 
 struct load_seg {
-	uint64_t off, filesz, vaddr;
+	uint64_t off, filesz, vaddr, align;
 };
 
 /* What symfile_load() found, for the warnings of sym__warn_binaries(). */
@@ -71,6 +71,11 @@ struct symfile {
 	struct symtab syms;
 	struct load_seg *segs;
 	size_t nr_segs;
+	/* the binary's own headers (sym__binary_loads): segs[0, bin_nr_segs)
+	 * came from it, of ELF type bin_type; false if unread */
+	bool bin_loads_ok;
+	uint16_t bin_type;
+	size_t bin_nr_segs;
 };
 
 struct symbolizer {
@@ -373,8 +378,10 @@ static int elf_load_segs(Elf *e, struct symfile *f)
 		if (!ns)
 			return -ENOMEM;
 		f->segs = ns;
-		f->segs[f->nr_segs++] = (struct load_seg){
-			.off = ph.p_offset, .filesz = ph.p_filesz, .vaddr = ph.p_vaddr};
+		f->segs[f->nr_segs++] = (struct load_seg){.off = ph.p_offset,
+							  .filesz = ph.p_filesz,
+							  .vaddr = ph.p_vaddr,
+							  .align = ph.p_align};
 	}
 	return 0;
 }
@@ -547,16 +554,21 @@ static void symfile_load(struct symbolizer *s, struct symfile *f, const uint8_t 
 			s->st.build_id_mismatch++;
 			f->bid_mismatch = true;
 		}
-		elf_load_segs(bin.e, f);
+		GElf_Ehdr eh;
+		f->bin_loads_ok = elf_load_segs(bin.e, f) == 0 && gelf_getehdr(bin.e, &eh);
+		f->bin_type = f->bin_loads_ok ? eh.e_type : 0;
+		f->bin_nr_segs = f->nr_segs;
 		n = elf_load_syms(s, bin.e, ".symtab", &f->syms, NULL);
 	} else {
 		s->st.binaries_missing++;
 	}
 	if (n <= 0) {
 		/* stripped (or missing): a separate debug file, the recorded
-		 * build-id first since it names the exact build */
+		 * build-id first since it names the exact build; the file's own
+		 * only when it differs (the same id looks up the same paths) */
+		bool same = bid_len && have_len == bid_len && !memcmp(have, bid, bid_len);
 		bool got = (bid_len && open_buildid_debug(s, bid, bid_len, &dbg)) ||
-			   (have_len && open_buildid_debug(s, have, have_len, &dbg));
+			   (have_len && !same && open_buildid_debug(s, have, have_len, &dbg));
 		if (got)
 			s->st.buildid_dir_used++;
 		else if (bin_ok && (got = open_debuglink(s, bin.e, f->path, &dbg)))
@@ -710,6 +722,21 @@ int sym__files(struct symbolizer *s, const char *path, const uint8_t *bid, size_
 	*binary = f->have_bin ? (f->opened ? f->opened : f->path) : NULL;
 	*debug = f->debug;
 	return f->have_bin && f->bid_mismatch ? 1 : 0;
+}
+
+bool sym__binary_loads(struct symbolizer *s, const char *path, const uint8_t *bid, size_t bid_len,
+		       uint16_t *type, size_t *nr, struct sym_load *out, size_t max)
+{
+	struct symfile *f = get_file(s, path, bid, bid_len);
+
+	if (!f || !f->have_bin || !f->bin_loads_ok)
+		return false;
+	*type = f->bin_type;
+	*nr = f->bin_nr_segs;
+	for (size_t i = 0; i < f->bin_nr_segs && i < max; i++)
+		out[i] = (struct sym_load){f->segs[i].off, f->segs[i].filesz, f->segs[i].vaddr,
+					   f->segs[i].align};
+	return true;
 }
 
 /* "1a2b...ef" or "none recorded" */

@@ -24,6 +24,7 @@
 #ifndef PMUCONV_SYMBOLIZE_H
 #define PMUCONV_SYMBOLIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +71,19 @@ struct sym_result sym__kernel(struct symbolizer *s, uint64_t addr);
  * build-id than the recorded one (warned about once); or -ENOMEM. */
 int sym__files(struct symbolizer *s, const char *path, const uint8_t *bid, size_t bid_len,
 	       const char **binary, const char **debug);
+
+/* One PT_LOAD program header of a binary. */
+struct sym_load {
+	uint64_t off, filesz, vaddr, align;
+};
+
+/* The ELF type and PT_LOAD headers (in header order) of the binary
+ * sym__files() returns for (path, build-id), as the symbolizer read them
+ * when it opened that file, so the unwinder and the inline lookups need
+ * not open it again: *type, *nr headers, the first max of them in out.
+ * False if the binary was not found or its headers could not be read. */
+bool sym__binary_loads(struct symbolizer *s, const char *path, const uint8_t *bid, size_t bid_len,
+		       uint16_t *type, size_t *nr, struct sym_load *out, size_t max);
 
 /* One warning (pc_warn) for each binary some lookup could not resolve in:
  * not found on this host, not an ELF file, or stripped without a debug

@@ -25,6 +25,7 @@
 #define UNW_STACK_SPAN	(64u << 20) /* reads this far above sp count as stack */
 #define UNW_MAX_READS	1024	    /* reads one unwind logs for the memo */
 #define UNW_CHECK_MAX	1024	    /* frames PMUCONV_UNWIND_MEMO=check compares */
+#define UNW_SYM_LOADS	16	    /* PT_LOADs taken from the symbolizer, else read here */
 
 /* A file reported in a map set: its separate debug file (find_debuginfo). */
 struct unw_file {
@@ -300,10 +301,9 @@ static const struct unw_phdrs *get_phdrs(struct unwinder *u, const char *file)
 /* The link-time-to-run-time bias of the file mapped at m (its PT_LOAD
  * holding file offset m->pgoff), and the address of its first PT_LOAD for
  * dwfl_report_elf's ET_DYN base. False if the file has no such segment. */
-static bool file_bias(struct unwinder *u, const char *file, const struct pmufile_mmap *m,
-		      GElf_Half *type, uint64_t *base)
+static bool file_bias(const struct unw_phdrs *p, const struct pmufile_mmap *m, GElf_Half *type,
+		      uint64_t *base)
 {
-	const struct unw_phdrs *p = get_phdrs(u, file);
 	uint64_t first = UINT64_MAX, bias = 0;
 	bool found = false;
 
@@ -373,9 +373,30 @@ static void report_one(struct unwinder *u, struct unw_set *s, const struct pmufi
 		   !bin) {
 		return;
 	}
+	/* the headers as the symbolizer read them when it opened bin (one
+	 * open per file), else (the vDSO, many headers) read here once */
+	struct sym_load sl[UNW_SYM_LOADS];
+	struct unw_load ul[UNW_SYM_LOADS];
+	struct unw_phdrs own = {.ok = true, .load = ul};
+	const struct unw_phdrs *ph = &own;
+	uint16_t et;
+	size_t nl;
+	if (bin != vdso &&
+	    sym__binary_loads(u->sym, m->path, m->build_id,
+			      m->build_id_size <= 20 ? m->build_id_size : 20, &et, &nl, sl,
+			      UNW_SYM_LOADS) &&
+	    nl <= UNW_SYM_LOADS) {
+		own.type = et;
+		own.nr = (uint32_t)nl;
+		for (size_t i = 0; i < nl; i++)
+			ul[i] = (struct unw_load){sl[i].vaddr, sl[i].off, sl[i].filesz,
+						  sl[i].align};
+	} else {
+		ph = get_phdrs(u, bin);
+	}
 	GElf_Half type;
 	uint64_t base;
-	if (!file_bias(u, bin, m, &type, &base))
+	if (!ph || !file_bias(ph, m, &type, &base))
 		return;
 	if (bin == vdso && (fd = dup(u->vdso_fd)) < 0) /* each Dwfl consumes its fd */
 		return;

@@ -7,6 +7,8 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -846,6 +848,62 @@ START_TEST(test_elf_symbols)
 }
 END_TEST
 
+/* sym__binary_loads: the ELF type and PT_LOAD headers the symbolizer read
+ * when it opened the binary (the unwinder and the inline lookups take them
+ * instead of opening the file again) are the file's own, in header order;
+ * a missing binary has none. */
+START_TEST(test_binary_loads)
+{
+	char self[PATH_MAX];
+	struct sym_opts so = {0};
+	struct symbolizer *sym = sym__new(&so);
+	struct sym_load sl[16];
+	uint16_t type = 0;
+	size_t nr = 99, want = 0;
+	int fd;
+	Elf *e;
+	GElf_Ehdr eh;
+	size_t nph;
+
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_ptr_nonnull(realpath("/proc/self/exe", self));
+	ck_assert(sym__binary_loads(sym, self, NULL, 0, &type, &nr, sl, 16));
+	elf_version(EV_CURRENT);
+	fd = open(self, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_ptr_nonnull(gelf_getehdr(e, &eh));
+	ck_assert_uint_eq(type, eh.e_type);
+	ck_assert_int_eq(elf_getphdrnum(e, &nph), 0);
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		ck_assert_ptr_nonnull(gelf_getphdr(e, (int)i, &ph));
+		if (ph.p_type != PT_LOAD)
+			continue;
+		ck_assert_uint_lt(want, nr);
+		ck_assert_uint_eq(sl[want].off, ph.p_offset);
+		ck_assert_uint_eq(sl[want].filesz, ph.p_filesz);
+		ck_assert_uint_eq(sl[want].vaddr, ph.p_vaddr);
+		ck_assert_uint_eq(sl[want].align, ph.p_align);
+		want++;
+	}
+	ck_assert_uint_gt(want, 1);
+	ck_assert_uint_eq(nr, want);
+	elf_end(e);
+	close(fd);
+	/* only max of them copied; nr still says how many */
+	memset(sl, 0xee, sizeof(sl));
+	ck_assert(sym__binary_loads(sym, self, NULL, 0, &type, &nr, sl, 1));
+	ck_assert_uint_eq(nr, want);
+	ck_assert_uint_ne(sl[1].off, sl[0].off);
+	ck_assert_uint_eq(sl[1].vaddr, 0xeeeeeeeeeeeeeeeeull);
+	ck_assert(!sym__binary_loads(sym, "/nonexistent/pmuconv-test/app", NULL, 0, &type, &nr, sl,
+				     16));
+	sym__free(sym);
+}
+END_TEST
+
 /* The unwinder where it cannot unwind: a pid without recorded mappings,
  * and one whose only binary is missing. Either the recorded FP walk is
  * used (FP fallback), or the sample keeps its pc and is marked truncated
@@ -1099,7 +1157,8 @@ static Suite *suite(void)
 				     test_folded_chunks, test_agg_merge_sort, test_parse_hostile,
 				     test_report_self_total, test_stack_hash,
 				     test_native_stack_collisions, test_crc32, test_kallsyms,
-				     test_unwind_edges, test_atomic_file, test_json_str));
+				     test_unwind_edges, test_binary_loads, test_atomic_file,
+				     test_json_str));
 	tcase_add_loop_test(t, test_escape, 0, (int)PC_ARRAY_SIZE(esc_cases));
 	tcase_add_loop_test(t, test_parse, 0, (int)PC_ARRAY_SIZE(parse_cases));
 	tcase_add_loop_test(t, test_detect, 0, (int)PC_ARRAY_SIZE(detect_cases));
