@@ -185,18 +185,70 @@ static int cmp_sym(const void *pa, const void *pb)
 
 PC_DEFINE_MSORT(sort_syms, struct sym, cmp_sym)
 
+/* v sorted by address alone, stably: LSD radix on 8-bit digits, a digit
+ * skipped when all the addresses share it (a binary's offsets span ~3
+ * bytes). False (v untouched) without memory for the copy. */
+static bool sort_syms_by_addr(struct sym *v, size_t n)
+{
+	struct sym *tmp = malloc(n * sizeof(*v)), *src = v, *dst = tmp;
+	uint64_t any = 0, all = ~(uint64_t)0;
+
+	if (!tmp)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		any |= v[i].addr;
+		all &= v[i].addr;
+	}
+	for (unsigned int shift = 0; shift < 64; shift += 8) {
+		size_t pos[256] = {0}, sum = 0;
+		if (!((any ^ all) >> shift & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			pos[src[i].addr >> shift & 0xff]++;
+		for (int d = 0; d < 256; d++) {
+			size_t c = pos[d];
+			pos[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[pos[src[i].addr >> shift & 0xff]++] = src[i];
+		struct sym *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	return true;
+}
+
 /* Sort and keep one symbol per address (global before weak before local,
- * then the larger, then by name: deterministic). */
+ * then the larger, then by name: deterministic): the least by cmp_sym of
+ * each address, which a full sort by cmp_sym would put first (the earlier
+ * on a full tie, as that sort is stable). The full sort (msort) costs ~40
+ * instructions a comparison on libc's 2822 symbols; the radix sort by
+ * address and a pass over each address's few symbols a fifth of that. */
 static void symtab_finish(struct symtab *t)
 {
 	size_t n = 0;
 
 	if (!t->nr)
 		return; /* t->v may be NULL */
-	sort_syms(t->v, t->nr);
-	for (size_t i = 0; i < t->nr; i++)
-		if (!n || t->v[n - 1].addr != t->v[i].addr)
-			t->v[n++] = t->v[i];
+	if (!sort_syms_by_addr(t->v, t->nr)) {
+		sort_syms(t->v, t->nr);
+		for (size_t i = 0; i < t->nr; i++)
+			if (!n || t->v[n - 1].addr != t->v[i].addr)
+				t->v[n++] = t->v[i];
+		t->nr = n;
+		return;
+	}
+	for (size_t i = 0, j; i < t->nr; i = j) {
+		size_t best = i;
+		for (j = i + 1; j < t->nr && t->v[j].addr == t->v[i].addr; j++)
+			if (cmp_sym(&t->v[j], &t->v[best]) < 0)
+				best = j;
+		t->v[n++] = t->v[best];
+	}
 	t->nr = n;
 }
 

@@ -848,6 +848,64 @@ START_TEST(test_elf_symbols)
 }
 END_TEST
 
+/* One symbol per address from a table with many symbols sharing each
+ * address, in shuffled order (symtab_finish's radix sort by address and
+ * choice of the preferred one, through kallsyms): the symbol found at and
+ * just after each address is the least by (global 'T' first, then name),
+ * compared here with a brute-force reference. */
+START_TEST(test_symtab_one_per_addr)
+{
+	enum { N = 3000, ADDRS = 700 };
+	static char text[N * 48];
+	static uint64_t addr[N];
+	static char name[N][16];
+	static int rank[N];
+	struct sym_opts so = {.no_demangle = 1};
+	struct symbolizer *s = sym__new(&so);
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(s);
+	for (int i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		/* addresses across 3 bytes, and one far below (all bytes vary) */
+		addr[i] = 0xffffffff81000000ull + (seed >> 33) % ADDRS * 0x1230;
+		if (i == 17)
+			addr[i] = 0x00ffffffffff0000ull; /* below the others by its top byte only */
+		rank[i] = (seed >> 20 & 3) == 0 ? 0 : 1;
+		snprintf(name[i], sizeof(name[i]), "f%u_%d", (unsigned)(seed >> 40) % 50, i % 7);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%016llx %c %s\n",
+					(unsigned long long)addr[i], rank[i] ? "tWw"[i % 3] : 'T',
+					name[i]);
+	}
+	int distinct = 0;
+	for (int i = 0; i < N; i++) {
+		int j = 0;
+		while (j < i && addr[j] != addr[i])
+			j++;
+		distinct += j == i;
+	}
+	ck_assert_int_eq(sym__load_kallsyms(s, text, len), distinct); /* one per address */
+	for (int i = 0; i < N; i++) {
+		int best = i;
+		uint64_t next = UINT64_MAX;
+		for (int j = 0; j < N; j++) {
+			if (addr[j] > addr[i] && addr[j] < next)
+				next = addr[j];
+			if (addr[j] == addr[i] &&
+			    (rank[j] < rank[best] ||
+			     (rank[j] == rank[best] && strcmp(name[j], name[best]) < 0)))
+				best = j;
+		}
+		ck_assert_str_eq(sym__kernel(s, addr[i]).name, name[best]);
+		if (next != UINT64_MAX)
+			ck_assert_str_eq(sym__kernel(s, next - 1).name, name[best]);
+	}
+	ck_assert_str_eq(sym__kernel(s, 0x3fffff).name, "[unknown]");
+	sym__free(s);
+}
+END_TEST
+
 /* sym__binary_loads: the ELF type and PT_LOAD headers the symbolizer read
  * when it opened the binary (the unwinder and the inline lookups take them
  * instead of opening the file again) are the file's own, in header order;
@@ -1157,8 +1215,8 @@ static Suite *suite(void)
 				     test_folded_chunks, test_agg_merge_sort, test_parse_hostile,
 				     test_report_self_total, test_stack_hash,
 				     test_native_stack_collisions, test_crc32, test_kallsyms,
-				     test_unwind_edges, test_binary_loads, test_atomic_file,
-				     test_json_str));
+				     test_unwind_edges, test_binary_loads, test_symtab_one_per_addr,
+				     test_atomic_file, test_json_str));
 	tcase_add_loop_test(t, test_escape, 0, (int)PC_ARRAY_SIZE(esc_cases));
 	tcase_add_loop_test(t, test_parse, 0, (int)PC_ARRAY_SIZE(parse_cases));
 	tcase_add_loop_test(t, test_detect, 0, (int)PC_ARRAY_SIZE(detect_cases));
