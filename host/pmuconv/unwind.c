@@ -84,8 +84,9 @@ struct unwinder {
 	uint32_t *fset;
 	uint32_t cap_fregs;
 	uint64_t memo_stepped; /* of the answers (hits or checked): from steps */
-	/* the PT_LOAD headers of each file reported (file_bias), read once
-	 * for all map sets: each process reports the same binaries */
+	/* the PT_LOAD headers of files the symbolizer has none for (the
+	 * vDSO image, > UNW_SYM_LOADS headers) for file_bias, read once for
+	 * all map sets: each process reports the same binaries */
 	struct unw_phdrs *phdrs;
 	size_t nr_phdrs, cap_phdrs;
 };
