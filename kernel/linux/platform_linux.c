@@ -36,20 +36,7 @@ void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
 	cpuid_count(leaf, subleaf, eax, ebx, ecx, edx);
 }
 
-u64 plat_rdmsr(u32 msr)
-{
-	u64 v;
-
-	rdmsrl(msr, v);
-	return v;
-}
-NOKPROBE_SYMBOL(plat_rdmsr);
-
-void plat_wrmsr(u32 msr, u64 val)
-{
-	wrmsrl(msr, val);
-}
-NOKPROBE_SYMBOL(plat_wrmsr);
+/* plat_rdmsr, plat_wrmsr: static inline, pmuprof/platform_msr_linux.h */
 
 int plat_rdmsr_safe(u32 msr, u64 *val)
 {

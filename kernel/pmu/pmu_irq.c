@@ -190,6 +190,7 @@ static u32 v1_overflowed(const struct pmu_plan *plan)
 	}
 	return m;
 }
+PP_NOKPROBE(v1_overflowed);
 
 static int handle_v1(struct pmu_cpu *pc, void *ctx, u64 now)
 {
