@@ -26,6 +26,7 @@
 #include <linux/vmalloc.h>
 
 #include "pmuprof/platform.h"
+#include "../nmi/tscconv.h"
 #include "../nmi/ring.h"
 #include "../nmi/capture.h"
 #include "../nmi/session.h"
@@ -138,8 +139,9 @@ struct pp_session {
 	struct session_plan plan;
 	cpumask_var_t targets; /* CPUs that may sample in this session */
 	u64 start_ns, stop_ns;
-	u64 replans;  /* sender plans rebuilt by hotplug while running */
-	u32 read_cpu; /* where read() resumes (fairness) */
+	struct pp_tscconv tsc; /* NMI handler timing by TSC delta; mult 0: clock reads */
+	u64 replans;	       /* sender plans rebuilt by hotplug while running */
+	u32 read_cpu;	       /* where read() resumes (fairness) */
 };
 
 extern struct pp_session pp_sess;

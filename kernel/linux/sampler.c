@@ -114,6 +114,7 @@
 #include <asm/irq_regs.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
+#include <asm/tsc.h>
 
 #include "pp_linux.h"
 #include "../nmi/dataaddr.h"
@@ -273,13 +274,43 @@ void pmu__glue_check_pebs(void *arg, const struct pebs_sample *rec)
 }
 NOKPROBE_SYMBOL(pmu__glue_check_pebs);
 
+/*
+ * Session start: may the NMI handler time itself by TSC delta? Only when
+ * the TSC counts at a constant rate (X86_FEATURE_CONSTANT_TSC: not with
+ * the P-state), the kernel has not found it unstable (then it would not be
+ * the clocksource either) and its frequency is known. Stopping in deep
+ * C-states (no NONSTOP_TSC) does not matter: the handler never idles
+ * between its two reads. Otherwise mult stays 0 and the clock is read.
+ */
+static void pp_tsc_timing_init(struct pp_session *s)
+{
+	s->tsc.mult = 0;
+	if (boot_cpu_has(X86_FEATURE_TSC) && boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+	    !check_tsc_unstable())
+		pp_tscconv_init(&s->tsc, tsc_khz);
+}
+
+/*
+ * The NMI handler's end time, for its statistics (GET_STATS handler time)
+ * and throttling: its start `now` (ktime, CLOCK_MONOTONIC) plus the TSC
+ * cycles since `tsc0`, read right after `now`, instead of a second clock
+ * read (issue 15). Used when the TSC ticks at a constant rate the kernel
+ * knows (pp_tsc_timing_init); otherwise the clock is read again.
+ */
+static __always_inline u64 pp_handler_end(const struct pp_session *s, u64 now, u64 tsc0)
+{
+	if (likely(s->tsc.mult))
+		return now + pp_tscconv_ns(&s->tsc, rdtsc() - tsc0);
+	return plat_now_ns();
+}
+
 static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct pp_cpu *pc = this_cpu_ptr(pp_cpus);
 	struct pp_session *s = &pp_sess;
 	struct pp_emit_ctx ec PP_NOINIT; /* every field set below or before use */
 	int handled = 0, n;
-	u64 t_end;
+	u64 t_end, tsc0;
 
 	int pending = atomic_read_acquire(&pc->nmi_pending); /* H0, pairs with P1, P2 */
 
@@ -296,6 +327,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec.converted = false;
 	ec.wake = false;
 	ec.now = plat_now_ns();
+	tsc0 = rdtsc(); /* the handler's own time: pp_handler_end */
 
 	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_at(&pc->pmu, &ec, ec.now) : 0;
 	/* An NMI that served a PMI takes the outstanding IPI only once the IPI
@@ -335,7 +367,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	}
 	if (READ_ONCE(pc->sampling)) {
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.overflow_loops_capped = pc->pmu.loops_capped;
-		t_end = plat_now_ns();
+		t_end = pp_handler_end(s, ec.now, tsc0);
 		pp_rate(capture__handler_done(&pc->cap, CAPTURE_CTX_NMI, ec.now, t_end), pc, s,
 			CAPTURE_CTX_NMI, t_end, &ec.wake);
 		if (ec.wake)
@@ -844,6 +876,7 @@ int pp_session_start(struct pp_session *s)
 	cpus_read_lock();
 	if (s->plan.clock_event >= 0)
 		pp_replan(s, IPIPLAN_NO_CPU, false);
+	pp_tsc_timing_init(s);
 	s->start_ns = plat_now_ns();
 	s->replans = 0;
 	s->stop_ns = 0;
