@@ -36,7 +36,22 @@ void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
 	cpuid_count(leaf, subleaf, eax, ebx, ecx, edx);
 }
 
-/* plat_rdmsr, plat_wrmsr: static inline, pmuprof/platform_msr_linux.h */
+/* plat_rdmsr, plat_wrmsr: static inline, pmuprof/platform_msr_linux.h.
+ * Their Xen PV path, through pv-ops: */
+u64 plat_rdmsr_pv(u32 msr)
+{
+	u64 v;
+
+	rdmsrl(msr, v);
+	return v;
+}
+NOKPROBE_SYMBOL(plat_rdmsr_pv);
+
+void plat_wrmsr_pv(u32 msr, u64 val)
+{
+	wrmsrl(msr, val);
+}
+NOKPROBE_SYMBOL(plat_wrmsr_pv);
 
 int plat_rdmsr_safe(u32 msr, u64 *val)
 {

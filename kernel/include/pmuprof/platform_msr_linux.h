@@ -13,8 +13,9 @@
  * here without the call. The one PARAVIRT_XXL backend that replaces them is
  * Xen PV (X86_FEATURE_XENPV), where a guest's RDMSR/WRMSR is not how the
  * PMU MSRs are reached (Xen's vPMU is emulated through xen_read_msr /
- * xen_write_msr); there we take the pv-op path as before. cpu_feature_enabled
- * is an alternatives-patched jump (no load, no call).
+ * xen_write_msr); there we take the pv-op path as before, through
+ * plat_rdmsr_pv/plat_wrmsr_pv. cpu_feature_enabled is an
+ * alternatives-patched jump (no load, no call).
  *
  * No MSR fault in the NMI: the handler only touches MSRs the session probe
  * established at start (see docs/PMU.md, "MSR access on the NMI path"). The
@@ -27,14 +28,18 @@
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 
+/* The pv-op path (rdmsrl/wrmsrl), out of line in platform_linux.c: a
+ * direct call, so the PMU layer's NMI path has no indirect call in it
+ * (scripts/check-nmi-direct.sh). */
+u64 plat_rdmsr_pv(u32 msr);	      /* [NMI] */
+void plat_wrmsr_pv(u32 msr, u64 val); /* [NMI] */
+
 static __always_inline u64 plat_rdmsr(u32 msr) /* [NMI] */
 {
 	u64 v;
 
-	if (cpu_feature_enabled(X86_FEATURE_XENPV)) {
-		rdmsrl(msr, v);
-		return v;
-	}
+	if (cpu_feature_enabled(X86_FEATURE_XENPV))
+		return plat_rdmsr_pv(msr);
 	v = __rdmsr(msr);
 	if (tracepoint_enabled(read_msr))
 		do_trace_read_msr(msr, v, 0);
@@ -44,7 +49,7 @@ static __always_inline u64 plat_rdmsr(u32 msr) /* [NMI] */
 static __always_inline void plat_wrmsr(u32 msr, u64 val) /* [NMI] */
 {
 	if (cpu_feature_enabled(X86_FEATURE_XENPV)) {
-		wrmsrl(msr, val);
+		plat_wrmsr_pv(msr, val);
 		return;
 	}
 	__wrmsr(msr, (u32)val, (u32)(val >> 32));
