@@ -82,7 +82,7 @@ QEMU=$(sh tests/vm/qemu-pmu/build.sh)
 PERF_BIN=$(command -v perf)
 CPU=max,vendor=GenuineIntel,family=6,model=94,pmu=on,pmu-insn-totals=on
 ACCEL=${ACCEL:--accel tcg,thread=single}
-APPEND="console=ttyS0 quiet panic=-1 nmi_watchdog=0 retbleed=off tsc=reliable idle=halt maxcpus=1 ${APPEND_EXTRA:-}"
+APPEND="console=ttyS0 quiet panic=-1 no_timer_check nmi_watchdog=0 retbleed=off tsc=reliable idle=halt maxcpus=1 ${APPEND_EXTRA:-}"
 
 ST=$(mktemp -d)
 trap 'rm -rf "$ST"' EXIT
