@@ -41,6 +41,9 @@ struct rules {
 	uint8_t kind[NREGS];
 	/* the registers of each kind, in order (for the steps) */
 	uint32_t loc_mask, val_mask, same_mask;
+	/* the step last found at this row (unw_memo__step tries it first:
+	 * a loop's frames meet the same caller again); NULL: none yet */
+	const struct step *hint;
 };
 
 struct entry {
@@ -234,7 +237,7 @@ out:
 	free(fr);
 }
 
-static const struct rules *rules_at(struct unw_memo *m, uint64_t pc)
+static struct rules *rules_at(struct unw_memo *m, uint64_t pc)
 {
 	struct rules *r = &m->rules[(size_t)((pc * 0x9e3779b97f4a7c15ull) >> 53) % RULES_CACHE];
 
@@ -536,7 +539,7 @@ int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs,
 		   struct unw_step_out *o, const struct pmufile_sample_view *v, unw_step_read_fn rd,
 		   void *ctx)
 {
-	const struct rules *r;
+	struct rules *r;
 	const struct step *st;
 	uint32_t deps, d;
 
@@ -546,8 +549,20 @@ int unw_memo__step(struct unw_memo *m, uint64_t lookup_pc, const uint64_t *regs,
 	if (!r->ok)
 		return -1;
 	deps = r->step_deps;
-	if ((set & deps) != deps || !(st = step_find(m, r, deps, regs, step_bucket(r, deps, regs))))
+	if ((set & deps) != deps)
 		return -1;
+	/* the hint has this row (analyse clears it when the slot is reused)
+	 * and keys are unique (unw_memo__step_store): equal deps, same step */
+	st = r->hint;
+	for (d = deps; st && d; d &= d - 1)
+		if (st->dep[__builtin_ctz(d)] != regs[__builtin_ctz(d)])
+			st = NULL;
+	if (!st) {
+		st = step_find(m, r, deps, regs, step_bucket(r, deps, regs));
+		if (!st)
+			return -1;
+		r->hint = st;
+	}
 	/* as libdwfl's handle_cfi: a read per saved register, in register
 	 * order (only reads outside the copy have effects: rd makes them) */
 	const struct pmuprof_sample_ustack *c = v->ucopy;
