@@ -727,17 +727,20 @@ static bool step_read(void *ctx, uint64_t addr, uint64_t *val)
 static bool replay(struct unwinder *u, int *r)
 {
 	struct unw_memo *m = u->set->memo;
-	struct unw_step_out o;
-	uint64_t regs[PMUPROF_NR_UREGS];
+	/* each step writes one buffer from the other's registers (no copy) */
+	struct unw_step_out outs[2];
+	uint64_t regs0[PMUPROF_NR_UREGS];
+	const uint64_t *regs = regs0;
 	uint32_t set = (1u << PMUPROF_NR_UREGS) - 1;
 	uint64_t pc;
 
-	memcpy(regs, u->v->ucopy->regs, sizeof(regs));
+	memcpy(regs0, u->v->ucopy->regs, sizeof(regs0));
 	pc = regs[PMUPROF_UREG_IP];
 	for (uint32_t k = 0;; k++) {
+		struct unw_step_out *op = &outs[k & 1];
 		uint64_t lpc = k ? pc - 1 : pc;
 
-		if (k && unw_memo__step(m, lpc, regs, set, &o, u->v, step_read, u))
+		if (k && unw_memo__step(m, lpc, regs, set, op, u->v, step_read, u))
 			return false;
 		if (u->nr >= u->max) {
 			u->limit = true;
@@ -747,17 +750,18 @@ static bool replay(struct unwinder *u, int *r)
 		u->out[u->nr++] = pc;
 		if (!has_cfi(u->set, lpc))
 			return false;
-		if (!k && unw_memo__step(m, lpc, regs, set, &o, u->v, step_read, u))
+		if (!k && unw_memo__step(m, lpc, regs, set, op, u->v, step_read, u))
 			return false;
 		/* the caller's pc: undefined, unread or 0 ends the walk */
-		if (o.ra_undefined || !(o.set >> PMUPROF_UREG_IP & 1) || !o.regs[PMUPROF_UREG_IP]) {
+		if (op->ra_undefined || !(op->set >> PMUPROF_UREG_IP & 1) ||
+		    !op->regs[PMUPROF_UREG_IP]) {
 			*r = 0;
 			return true;
 		}
-		if (o.vals_unknown)
+		if (op->vals_unknown)
 			return false;
-		memcpy(regs, o.regs, sizeof(regs));
-		set = o.set;
+		regs = op->regs;
+		set = op->set;
 		pc = regs[PMUPROF_UREG_IP];
 	}
 }
