@@ -29,14 +29,32 @@ for ev in instructions:u cycles; do
 done
 
 # -F 1000 for 4 s: samples per second over the whole run (the period adapts
-# within the first few hundred milliseconds)
+# within the first few hundred milliseconds), per second that CPU 1 ran:
+# its local timer ticks (LOC) over the run / HZ (HZ from jiffies against the
+# clock). The period is re-estimated from the wall time between PMIs, so a
+# TCG vCPU that the loaded host deschedules runs fewer samples per wall
+# second (670/s seen at load 4-5) though it samples at the rate asked for
+# while it runs, which is what the ticks measure (emu_pmu_perf has the same
+# measure for perf's -F). Either that or the wall-clock rate passes.
+jiffies_ns() { awk '/^now at/ { n = $3 } /^jiffies:/ { print $2, n; exit }' /proc/timer_list; }
+loc1() { awk '$1 == "LOC:" { print $3 }' /proc/interrupts; }
+set -- $(jiffies_ns)
+j0=$1 n0=$2 l0=$(loc1)
 pmuctl record -q -e instructions:u -F 1000 -o /tmp/freq.pmu -- taskset -c 1 split7030 -s 4 \
 	>"$RESULTS/pmuctl-freq.txt" 2>&1 || fail_check freq-record "$(grep -m1 pmuctl: "$RESULTS/pmuctl-freq.txt")"
+l1=$(loc1)
+set -- $(jiffies_ns)
+hz=$(awk -v j="$(($1 - j0))" -v n="$(($2 - n0))" 'BEGIN { h = j * 1e9 / n; split("100 250 300 1000", c, " ")
+	for (i in c) if (h > 0.9 * c[i] && h < 1.1 * c[i]) { print c[i]; exit } print 0 }')
 cat "$RESULTS/pmuctl-freq.txt" >>"$RESULTS/scenario.log"
-rate=$(awk '/^pmuctl: recorded/ { s = $3; n = $5 } END { if (s > 0) printf "%d", n / s; else print 0 }' \
-	"$RESULTS/pmuctl-freq.txt")
-log "pmuctl record -F 1000: $rate samples/s"
-[ "$rate" -ge 800 ] && [ "$rate" -le 1250 ] && pass_check freq-converges ||
-	fail_check freq-converges "$rate samples/s for -F 1000"
+set -- $(awk -v hz="$hz" -v t="$((l1 - l0))" '/^pmuctl: recorded/ { s = $3; n = $5 }
+	END { tick = (t > 0 && hz > 0) ? n * hz / t : 0; wall = (s > 0) ? n / s : 0
+		printf "%d %d %d\n", tick, wall, n }' "$RESULTS/pmuctl-freq.txt")
+log "pmuctl record -F 1000: $3 samples, $((l1 - l0)) ticks of CPU 1 at HZ $hz: $1 per tick-second; wall clock $2/s"
+# Either measure within 800-1250 passes: quiet, both are (wall 989-992,
+# ticks 932-935: the ticks also count pmuctl's start and stop on CPU 1).
+in_range() { [ "$1" -ge 800 ] && [ "$1" -le 1250 ]; }
+{ in_range "$1" || in_range "$2"; } && pass_check freq-converges ||
+	fail_check freq-converges "$1 samples per tick-second for -F 1000 (wall clock $2/s, $((l1 - l0)) ticks of CPU 1, HZ $hz)"
 unload_module
 exit 0
