@@ -279,9 +279,11 @@ again:
 			mine |= status & plan->pebs_counters;
 		}
 		for (u32 i = 0; i < plan->nr; i++) {
-			if (!(mine & pc->gbit[i]))
+			const struct pmu_assign *a = &plan->a[i];
+
+			if (!(mine & pmu__global_bit(a)))
 				continue;
-			if (plan->a[i].pebs) {
+			if (a->pebs) {
 				rearm |= 1u << i;
 				continue;
 			}
