@@ -6,8 +6,7 @@
 # emulated PMU counts it), executions on two vCPUs, and for the kernel
 # profiler NMIs entered and left. Seconds; no VM.
 S=trace_tools
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-export LC_ALL=C
+. "$(dirname "$0")/lib/hostsuite.sh"
 cd "$ROOT" || exit 1
 for need in python3 objdump nm cc; do
 	if ! command -v $need >/dev/null 2>&1; then
@@ -15,10 +14,7 @@ for need in python3 objdump nm cc; do
 		exit 0
 	fi
 done
-W=$(mktemp -d "${TMPDIR:-/tmp}/$S.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-pass() { echo "PASS: $S/$1"; }
-fail() { echo "FAIL: $S/$1 ($2)"; }
+suite_setup || exit 0
 # expect NAME FILE ERE: FILE has a line matching ERE
 expect() {
 	if grep -Eq "$3" "$2"; then

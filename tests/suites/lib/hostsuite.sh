@@ -1,5 +1,5 @@
 # What the host suites that run built binaries share (cli_defaults.sh,
-# dwarf_unwind.sh, dwarf_inline.sh), sourced after they set S (the suite's
+# dwarf_unwind.sh, dwarf_inline.sh, trace_tools.sh), sourced after they set S (the suite's
 # name), under LC_ALL=C:
 #   suite_setup BIN...  prints "FAIL: $S/setup (no BIN; run make all unit)"
 #                       and returns 1 when a build product is missing; else W:
