@@ -150,6 +150,14 @@ static __always_inline bool ring_end(struct ring *r, bool report)
 	}
 }
 
+/* A PAD record of `size` bytes at ph (the reader skips it). */
+static __always_inline void ring_write_pad(struct pmuprof_record_header *ph, u32 size)
+{
+	ph->type = RING_REC_PAD;
+	ph->misc = 0;
+	ph->size = size;
+}
+
 /*
  * Claim `size` contiguous bytes (size a multiple of RING_ALIGN). When they
  * do not fit before the end of data[], the rest of the buffer is claimed too
@@ -159,7 +167,6 @@ static __always_inline bool ring_end(struct ring *r, bool report)
 static __always_inline bool ring_claim(struct ring *r, u64 size, u64 *pos)
 {
 	u64 old, cur, tail, pad;
-	struct pmuprof_record_header *ph;
 
 	old = pp_local_read(&r->reserve_head);
 	for (;;) {
@@ -178,12 +185,9 @@ static __always_inline bool ring_claim(struct ring *r, u64 size, u64 *pos)
 		old = cur;
 	}
 	RING_HOOK(r, RING_HOOK_RESERVED);
-	if (unlikely(pad)) {
-		ph = (struct pmuprof_record_header *)(r->data + (old & r->mask));
-		ph->type = RING_REC_PAD;
-		ph->misc = 0;
-		ph->size = (u32)pad;
-	}
+	if (unlikely(pad))
+		ring_write_pad((struct pmuprof_record_header *)(r->data + (old & r->mask)),
+			       (u32)pad);
 	*pos = old + pad;
 	return true;
 }
@@ -203,9 +207,7 @@ static u64 ring_write_lost(struct ring *r, u64 pos, u64 now_ns)
 
 	RING_HOOK(r, RING_HOOK_LOST_CLAIMED);
 	if (unlikely(!n)) {
-		l->hdr.type = RING_REC_PAD;
-		l->hdr.misc = 0;
-		l->hdr.size = RING_LOST_SIZE;
+		ring_write_pad(&l->hdr, RING_LOST_SIZE);
 		return 0;
 	}
 	l->hdr.type = PMUPROF_REC_LOST;
@@ -219,6 +221,18 @@ static u64 ring_write_lost(struct ring *r, u64 pos, u64 now_ns)
 	return n;
 }
 PP_NOKPROBE(ring_write_lost); /* out of line, called by the NMI writer */
+
+/* A reserved sample at pos: the pending LOST record first when there is
+ * room for one (extra), then the sample's bytes, counted as written. */
+static __always_inline void *ring_place_sample(struct ring *r, u64 pos, u64 extra, u64 now_ns)
+{
+	if (unlikely(extra)) {
+		ring_write_lost(r, pos, now_ns);
+		pos += extra;
+	}
+	pp_local_add(&r->stats.written, 1);
+	return r->data + (pos & r->mask);
+}
 
 void *ring__reserve_sample(struct ring *r, u32 size, u64 now_ns)
 {
@@ -237,12 +251,7 @@ void *ring__reserve_sample(struct ring *r, u32 size, u64 now_ns)
 		ring_end(r, false);
 		return NULL;
 	}
-	if (unlikely(extra)) {
-		ring_write_lost(r, pos, now_ns);
-		pos += extra;
-	}
-	pp_local_add(&r->stats.written, 1);
-	return r->data + (pos & r->mask);
+	return ring_place_sample(r, pos, extra, now_ns);
 }
 PP_NOKPROBE(ring__reserve_sample);
 
@@ -263,7 +272,6 @@ PP_NOKPROBE(ring__reserve_sample);
 void *ring__reserve_sample_nmi_full(struct ring *r, u32 size, u64 now_ns)
 {
 	u64 old, tail, pad, extra, pos;
-	struct pmuprof_record_header *ph;
 
 	if (unlikely(pp_local_read(&r->nest)))
 		return ring__reserve_sample(r, size, now_ns);
@@ -281,19 +289,11 @@ void *ring__reserve_sample_nmi_full(struct ring *r, u32 size, u64 now_ns)
 		return NULL;
 	}
 	pp_local_write(&r->reserve_head, old + pad + extra + size);
-	if (unlikely(pad)) {
-		ph = (struct pmuprof_record_header *)(r->data + (old & r->mask));
-		ph->type = RING_REC_PAD;
-		ph->misc = 0;
-		ph->size = (u32)pad;
-	}
+	if (unlikely(pad))
+		ring_write_pad((struct pmuprof_record_header *)(r->data + (old & r->mask)),
+			       (u32)pad);
 	pos = old + pad;
-	if (unlikely(extra)) {
-		ring_write_lost(r, pos, now_ns);
-		pos += extra;
-	}
-	pp_local_add(&r->stats.written, 1);
-	return r->data + (pos & r->mask);
+	return ring_place_sample(r, pos, extra, now_ns);
 }
 PP_NOKPROBE(ring__reserve_sample_nmi_full);
 
@@ -314,7 +314,6 @@ PP_NOKPROBE(ring__reserve);
 void ring__trim(struct ring *r, void *rec, u32 size, u32 cut)
 {
 	u8 *end = (u8 *)rec + size;
-	struct pmuprof_record_header *ph;
 	u64 old;
 
 	if (!cut || cut >= size || (cut & (RING_ALIGN - 1)))
@@ -328,10 +327,7 @@ void ring__trim(struct ring *r, void *rec, u32 size, u32 cut)
 	if (((u32)old & r->mask) == ((u32)(end - r->data) & r->mask) &&
 	    pp_local_cmpxchg(&r->reserve_head, old, old - cut) == old)
 		return;
-	ph = (struct pmuprof_record_header *)(end - cut);
-	ph->type = RING_REC_PAD;
-	ph->misc = 0;
-	ph->size = cut;
+	ring_write_pad((struct pmuprof_record_header *)(end - cut), cut);
 }
 PP_NOKPROBE(ring__trim);
 
