@@ -840,6 +840,14 @@ MODULE_PARM_DESC(max_handler_pct,
 		 "percent of a CPU the sample handlers may use before the rate is lowered "
 		 "(default 25; 0 = never throttle; read at START)");
 
+/* Handler runs per second per CPU before the rate is lowered whatever they
+ * cost, as perf's kernel.perf_event_max_sample_rate (capture.h); 0: no
+ * cap. */
+static unsigned int pp_max_sample_rate = CAPTURE_MAX_RATE;
+module_param_named(max_sample_rate, pp_max_sample_rate, uint, 0644);
+MODULE_PARM_DESC(max_sample_rate, "NMIs per second per CPU before the rate is lowered "
+				  "(default 100000; 0 = no cap; read at START)");
+
 int pp_session_start(struct pp_session *s)
 {
 	const char *why = NULL;
@@ -853,6 +861,7 @@ int pp_session_start(struct pp_session *s)
 			ring__reset(&pc->ring);
 		capture__reset(&pc->cap);
 		pc->cap.max_cpu_pct = min_t(unsigned int, READ_ONCE(pp_max_handler_pct), 100);
+		pc->cap.max_rate = READ_ONCE(pp_max_sample_rate);
 		memset(&pc->pmu, 0, sizeof(pc->pmu));
 		pc->read_records = 0;
 		pc->read_bytes = 0;

@@ -28,6 +28,7 @@ void capture__reset(struct capture_cpu *cc)
 	unsigned int i;
 
 	cc->max_cpu_pct = CAPTURE_MAX_CPU_PCT;
+	cc->max_rate = CAPTURE_MAX_RATE;
 	memset(cc->pebs_check, 0, sizeof(cc->pebs_check));
 	for (i = 0; i < CAPTURE_NR_CTX; i++) {
 		struct capture_ctx *c = &cc->ctx[i];
@@ -404,7 +405,7 @@ static __always_inline enum capture_rate handler_done(struct capture_cpu *cc, un
 {
 	struct capture_ctx *c = &cc->ctx[ctx];
 	u64 took = t_end > t_start ? t_end - t_start : 0;
-	u64 elapsed;
+	u64 elapsed, span;
 	bool over, quiet;
 
 	c->st.nmis_handled++;
@@ -414,7 +415,7 @@ static __always_inline enum capture_rate handler_done(struct capture_cpu *cc, un
 		c->st.handler_ns_max = took;
 	c->st.handler_ns_total += took;
 	c->st.hist[pmuprof_hist_bucket(took)]++;
-	if (!cc->max_cpu_pct)
+	if (!cc->max_cpu_pct && !cc->max_rate)
 		return CAPTURE_RATE_KEEP; /* throttling off */
 
 	if (!c->win_runs)
@@ -422,15 +423,15 @@ static __always_inline enum capture_rate handler_done(struct capture_cpu *cc, un
 	c->win_busy_ns += took < CAPTURE_THROTTLE_RUN_CAP_NS ? took : CAPTURE_THROTTLE_RUN_CAP_NS;
 	c->win_runs++;
 	elapsed = t_end > c->win_start_ns ? t_end - c->win_start_ns : 0;
+	span = elapsed < CAPTURE_THROTTLE_WINDOW_NS ? CAPTURE_THROTTLE_WINDOW_NS : elapsed;
 
-	/* Over budget: more than MAX_CPU_PCT of the window's time (checked
-	 * early against the full window length, so a storm is caught before
-	 * the window ends) with a mean above MAX_MEAN_NS per run. */
-	over = c->win_busy_ns > (u64)CAPTURE_MAX_MEAN_NS * c->win_runs &&
-	       c->win_busy_ns * 100 > (elapsed < CAPTURE_THROTTLE_WINDOW_NS
-					       ? CAPTURE_THROTTLE_WINDOW_NS
-					       : elapsed) *
-					      cc->max_cpu_pct;
+	/* Over budget: more than MAX_CPU_PCT of the window's time with a mean
+	 * above MAX_MEAN_NS per run, or more runs than max_rate allows; both
+	 * checked early against the full window length, so a storm is caught
+	 * before the window ends. */
+	over = (cc->max_cpu_pct && c->win_busy_ns > (u64)CAPTURE_MAX_MEAN_NS * c->win_runs &&
+		c->win_busy_ns * 100 > span * cc->max_cpu_pct) ||
+	       (cc->max_rate && c->win_runs * CAPTURE_NSEC_PER_SEC > span * cc->max_rate);
 	if (over) {
 		c->win_runs = 0;
 		c->win_busy_ns = 0;
@@ -439,10 +440,14 @@ static __always_inline enum capture_rate handler_done(struct capture_cpu *cc, un
 	if (elapsed < CAPTURE_THROTTLE_WINDOW_NS)
 		return CAPTURE_RATE_KEEP;
 	/* A whole window closed under budget. Quiet: at FACTOR times the rate
-	 * the handler would still use at most half the budget, or its runs
-	 * are too short to ever throttle. */
-	quiet = c->win_busy_ns <= (u64)CAPTURE_MAX_MEAN_NS * c->win_runs ||
-		c->win_busy_ns * 100 * CAPTURE_THROTTLE_FACTOR * 2 <= elapsed * cc->max_cpu_pct;
+	 * the handler would still use at most half the budget (or its runs
+	 * are too short to ever throttle on time) and run at most half as
+	 * often as max_rate allows. */
+	quiet = (!cc->max_cpu_pct || c->win_busy_ns <= (u64)CAPTURE_MAX_MEAN_NS * c->win_runs ||
+		 c->win_busy_ns * 100 * CAPTURE_THROTTLE_FACTOR * 2 <= elapsed * cc->max_cpu_pct) &&
+		(!cc->max_rate ||
+		 c->win_runs * CAPTURE_NSEC_PER_SEC * CAPTURE_THROTTLE_FACTOR * 2 <=
+			 elapsed * cc->max_rate);
 	c->win_runs = 0;
 	c->win_busy_ns = 0;
 	return quiet ? CAPTURE_RATE_RAISE : CAPTURE_RATE_KEEP;

@@ -18,20 +18,22 @@
  * Throttling (see capture__handler_done): a window of handler runs is
  * closed every CAPTURE_THROTTLE_WINDOW_NS; the rate is lowered (period x2)
  * when, in that window, the handler used more than CAPTURE_MAX_CPU_PCT % of
- * the CPU *and* its mean run time was above CAPTURE_MAX_MEAN_NS. These are
- * perf's defaults (kernel.perf_cpu_time_max_percent = 25, which at perf's
- * 100 kHz maximum rate allows 2.5 us per sample): cheap handlers are never
- * throttled, expensive ones never get more than a quarter of a CPU for long.
+ * the CPU *and* its mean run time was above CAPTURE_MAX_MEAN_NS, or when
+ * it ran more than CAPTURE_MAX_RATE times a second. These are perf's
+ * defaults (kernel.perf_cpu_time_max_percent = 25, which at perf's 100 kHz
+ * kernel.perf_event_max_sample_rate allows 2.5 us per sample): cheap
+ * handlers are not throttled below that rate, expensive ones never get more
+ * than a quarter of a CPU for long.
  * The share is checked early against the whole window, so a storm is cut
  * after at most a quarter window (25 ms) of handler time; the window is
  * long enough that one slow run (a vCPU preempted on the host, first-time
  * code translation under TCG: a few ms) does not throttle a 1 kHz session.
  * A window that closes with the handler so cheap that the rate could go up
  * one step and still use at most half the budget (or with a mean run under
- * CAPTURE_MAX_MEAN_NS, which can never throttle) lets a throttled rate
- * come back one step (CAPTURE_RATE_RAISE): the same hysteresis keeps the
- * two from alternating, and a transient storm does not cost the rest of
- * the session its rate.
+ * CAPTURE_MAX_MEAN_NS, which can never throttle), and at most half the
+ * rate cap, lets a throttled rate come back one step (CAPTURE_RATE_RAISE):
+ * the same hysteresis keeps the two from alternating, and a transient storm
+ * does not cost the rest of the session its rate.
  */
 #ifndef PMUPROF_CAPTURE_H
 #define PMUPROF_CAPTURE_H
@@ -53,6 +55,14 @@ enum capture_context {
 #define CAPTURE_MAX_CPU_PCT	   25u
 #define CAPTURE_MAX_MEAN_NS	   2500u
 #define CAPTURE_THROTTLE_FACTOR	   2u
+/* Handler runs per second per CPU and context before the rate is lowered
+ * whatever they cost: perf's kernel.perf_event_max_sample_rate default.
+ * The CPU budget sees only the handler's own time; the cost of taking the
+ * NMI (entry and exit, and in a guest the exit to the hypervisor and the
+ * injection) is outside it, and under TCG with KPTI it is several times the
+ * handler's (a soft-TLB flush on each CR3 switch). */
+#define CAPTURE_MAX_RATE     100000u
+#define CAPTURE_NSEC_PER_SEC 1000000000ull
 /* One run counts at most this much towards the budget (less than the 25 ms
  * a window allows): a single run made long by something else (a vCPU
  * descheduled on its host for tens of ms) is not a rate problem and does
@@ -102,6 +112,9 @@ struct capture_cpu {
 	/* handler CPU budget in %, CAPTURE_MAX_CPU_PCT after capture__reset;
 	 * 0: never throttle (perf's kernel.perf_cpu_time_max_percent = 0) */
 	u32 max_cpu_pct;
+	/* handler runs per second, CAPTURE_MAX_RATE after capture__reset;
+	 * 0: no cap (the budget above still applies) */
+	u32 max_rate;
 };
 
 enum capture_result {
@@ -110,8 +123,8 @@ enum capture_result {
 	CAPTURE_LOST = 2,     /* ring full: counted as lost */
 };
 
-/* Zero every counter and the throttle window, budget CAPTURE_MAX_CPU_PCT
- * (session start). */
+/* Zero every counter and the throttle window, budget CAPTURE_MAX_CPU_PCT,
+ * rate cap CAPTURE_MAX_RATE (session start). */
 void capture__reset(struct capture_cpu *cc);
 
 /*

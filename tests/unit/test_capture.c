@@ -1246,15 +1246,18 @@ static unsigned int run_handlers(unsigned int ctx, u64 *t, unsigned int n, u64 t
 	return run_verdicts(ctx, t, n, took, interval, CAPTURE_RATE_LOWER);
 }
 
-/* max_cpu_pct = 0: never throttles, whatever the handlers cost (perf's
- * kernel.perf_cpu_time_max_percent = 0); a lower budget throttles sooner. */
+/* max_cpu_pct = 0 and max_rate = 0: never throttles, whatever the handlers
+ * cost (perf's kernel.perf_cpu_time_max_percent = 0); a lower budget
+ * throttles sooner. */
 START_TEST(test_throttle_off_and_budget)
 {
 	u64 t = 1000000000ull;
 
 	capture__reset(&cc);
 	ck_assert_uint_eq(cc.max_cpu_pct, CAPTURE_MAX_CPU_PCT);
+	ck_assert_uint_eq(cc.max_rate, CAPTURE_MAX_RATE);
 	cc.max_cpu_pct = 0;
+	cc.max_rate = 0;
 	/* 3 ms every 4 ms (75 %): throttles with the default budget */
 	ck_assert_uint_eq(run_handlers(0, &t, 2000, 3000000, 4000000), 0);
 	ck_assert_uint_eq(run_verdicts(0, &t, 2000, 3000000, 4000000, CAPTURE_RATE_RAISE), 0);
@@ -1277,8 +1280,12 @@ START_TEST(test_throttle_budget)
 #define FRESH() (capture__reset(&cc), t += 1000000000ull)
 	/* cheap: 1 us at 50 kHz (5 % CPU) never throttles */
 	ck_assert_uint_eq(run_handlers(0, &t, 50000, 1000, 20000), 0);
-	/* 2 us at 200 kHz is 40 % CPU but under the 2.5 us mean: no throttle */
+	/* 2 us at 200 kHz is 40 % CPU but under the 2.5 us mean: not on time
+	 * (the rate cap is test_throttle_rate's) */
+	cc.max_rate = 0;
 	ck_assert_uint_eq(run_handlers(0, &t, 50000, 2000, 5000), 0);
+	capture__reset(&cc);
+	t += 1000000000ull;
 	/* 20 us at 1 kHz is 2 % CPU: no throttle */
 	ck_assert_uint_eq(run_handlers(0, &t, 3000, 20000, 1000000), 0);
 	/* one 5 ms or 50 ms outlier among cheap 1 kHz runs: no throttle */
@@ -1315,6 +1322,46 @@ END_TEST
  * under budget says RAISE once per window; a window near the budget (that
  * would be over it at twice the rate) keeps the rate, so LOWER and RAISE
  * do not alternate. */
+/* The rate cap (perf's kernel.perf_event_max_sample_rate): handlers too
+ * cheap for the CPU budget still throttle above CAPTURE_MAX_RATE runs a
+ * second, at the run that passes the window's allowance; a throttled rate
+ * comes back only when doubling it stays within half the cap; max_rate 0
+ * turns the cap off, max_cpu_pct 0 leaves it on. */
+START_TEST(test_throttle_rate)
+{
+	const unsigned int per_win =
+		(unsigned int)(CAPTURE_MAX_RATE * CAPTURE_THROTTLE_WINDOW_NS / 1000000000ull);
+	u64 t = 1000000000ull;
+
+	/* 0.8 us at 250 kHz: 20 % CPU, under the mean; throttled by rate at
+	 * run per_win + 1 of the first window */
+	capture__reset(&cc);
+	ck_assert_uint_eq(run_handlers(0, &t, per_win, 800, 4000), 0);
+	ck_assert_uint_eq(run_handlers(0, &t, 1, 800, 4000), 1);
+	/* 90 kHz for a second: under the cap, no verdict either way */
+	capture__reset(&cc);
+	t += 1000000000ull;
+	ck_assert_uint_eq(run_handlers(0, &t, 90000, 800, 11111), 0);
+	ck_assert_uint_eq(run_verdicts(0, &t, 90000, 800, 11111, CAPTURE_RATE_RAISE), 0);
+	/* 30 kHz windows close quiet on time but not on rate (60 kHz would
+	 * be more than half the cap): kept; 20 kHz windows raise */
+	capture__reset(&cc);
+	t += 1000000000ull;
+	ck_assert_uint_eq(run_verdicts(0, &t, 30000, 800, 33333, CAPTURE_RATE_RAISE), 0);
+	ck_assert_uint_ge(run_verdicts(0, &t, 20000, 800, 50000, CAPTURE_RATE_RAISE), 9);
+	/* the budget off: the cap still throttles */
+	capture__reset(&cc);
+	t += 1000000000ull;
+	cc.max_cpu_pct = 0;
+	ck_assert_uint_ge(run_handlers(0, &t, 250000, 800, 4000), 9);
+	/* the cap off: 250 kHz at 0.8 us is only 20 % CPU, never throttled */
+	capture__reset(&cc);
+	t += 1000000000ull;
+	cc.max_rate = 0;
+	ck_assert_uint_eq(run_handlers(0, &t, 250000, 800, 4000), 0);
+}
+END_TEST
+
 START_TEST(test_throttle_raise)
 {
 	u64 t = 1000000000ull;
@@ -1546,8 +1593,8 @@ static Suite *suite(void)
 			  test_ustack_loops, test_ustack_faults, test_ustack_compat,
 			  test_ustack_batch, test_ustack_into_record, test_throttle_off_and_budget,
 			  test_sample_with_addr, test_lost_accounting, test_throttle_budget,
-			  test_throttle_raise, test_unthrottle_record, test_handler_stats,
-			  test_throttle_record, test_pmu_model_to_samples));
+			  test_throttle_raise, test_throttle_rate, test_unthrottle_record,
+			  test_handler_stats, test_throttle_record, test_pmu_model_to_samples));
 	return s;
 }
 

@@ -204,9 +204,10 @@ static void summary(struct recorder *r, const struct pmuprof_stats *st, bool hav
 	if (throttled)
 		fprintf(stderr,
 			"pmuctl: warning: the module throttled sampling %" PRIu64 " times because "
-			"handlers took too long (and raised the rate back %" PRIu64 " times when "
-			"they were cheap again); periods in the file are the ones used (the "
-			"module parameter max_handler_pct sets the budget, 0 turns it off)\n",
+			"handlers took too long or came too often (and raised the rate back "
+			"%" PRIu64 " times when they were cheap again); periods in the file are "
+			"the ones used (the module parameters max_handler_pct and "
+			"max_sample_rate set the limits, 0 turns each off)\n",
 			throttled, raised);
 	if (have_stats && st->missed) {
 		uint64_t due = r->d.n.samples + total_lost + st->missed;

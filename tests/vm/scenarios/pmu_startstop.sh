@@ -6,7 +6,12 @@
 # CPU what it was before (pmuprof's enables neither left on by an NMI inside
 # STOP nor taken from Linux's perf, which leaves every enable set while it
 # has no events), and dmesg is clean (the harness's policy).
+# The CPU says RDCL_NO (no KPTI): with KPTI, TCG flushes its soft TLB on
+# both CR3 switches of every NMI from user mode, an NMI costs ~20 us outside
+# the handler that no throttle sees, and the churn below took 20 times as
+# long (see pmu_throttle).
 # needs: module pmu bin:ppclient bin:spin7030 bin:pmuregs
+# cpu: max,vendor=GenuineIntel,family=6,model=94,pmu=on,rdcl-no=on
 # kmods: msr
 # cmdline: nmi_watchdog=0
 # timeout: 420
