@@ -1,7 +1,8 @@
 #!/bin/sh
 # Host half of pmu_counts: pmuconv's sum of sample periods per event against
-# perf stat's count of the same command in the same boot (within 1 %), all
-# samples in user mode, and the command line kept whole in the header.
+# perf stat's count of the same command in the same boot (within 1 %), no
+# sample lost, all samples in user mode, and the command line kept whole in
+# the header.
 . "$ROOT/tests/vm/lib/host.sh"
 for P in ${PERIODS:-1000 10000 1000000}; do
 	f=$RESULTS/c$P.pmu
@@ -11,6 +12,10 @@ for P in ${PERIODS:-1000 10000 1000000}; do
 	grep -q "^command: .*-e instructions:u/$P,cycles:u/$P,branches:u/$P -o" "$RESULTS/report-$P.txt" &&
 		pass_check "header-cmdline-c$P" ||
 		fail_check "header-cmdline-c$P" "$(grep '^command:' "$RESULTS/report-$P.txt")"
+	# lost samples are missing from the sums: say so by name
+	lost=$(sed -n 's/^lost: *\([0-9]*\) .*/\1/p' "$RESULTS/report-$P.txt")
+	[ "${lost:-x}" = 0 ] && pass_check "no-lost-c$P" ||
+		fail_check "no-lost-c$P" "${lost:-?} samples lost (ring overflow): the sums below fall short"
 	for e in instructions:u cycles:u branches:u; do
 		sum_check "sum-c$P-$e" "$RESULTS/report-$P.txt" "$e" "$RESULTS/stat.csv" "$e" 1
 	done
