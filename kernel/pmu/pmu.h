@@ -120,6 +120,13 @@ struct pmu_cpu {
 	u64 left[PMUPROF_MAX_EVENTS];	 /* events the counter was armed to count:
 					  * armed minus the overshoot carried in */
 	u64 last_ns[PMUPROF_MAX_EVENTS]; /* freq mode: time of last overflow */
+	/* Fixed for the session, set at start so the NMI handler does not
+	 * derive them per PMI (issue 15): per assignment the counter's MSR
+	 * (pmu__counter_msr) and value mask (its width); the status bits
+	 * that make a PMI ours (pmu__want_mask). */
+	u32 ctr_msr[PMUPROF_MAX_EVENTS];
+	u64 ctr_mask[PMUPROF_MAX_EVENTS];
+	u64 want;
 	u32 saved_lvtpc;
 	u64 saved_global_ours; /* our GLOBAL_CTRL bits as found at start (put back at stop) */
 	bool freeze_cleared;   /* DEBUGCTL.FREEZE_PERFMON_ON_PMI was set: set it again at stop */

@@ -119,13 +119,11 @@ static __always_inline u64 pmu__rearm_left(u64 period, u64 over)
  * period (what the sample will report). [NMI] */
 static __always_inline void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period, u64 over)
 {
-	const struct pmu_plan *plan = pc->plan;
-	const struct pmu_assign *a = &plan->a[i];
 	u64 left = pmu__rearm_left(period, over);
 
 	pc->armed[i] = period;
 	pc->left[i] = left;
-	plat_wrmsr(pmu__counter_msr(plan, a), pmu__arm_value(left, pmu__counter_width(plan, a)));
+	plat_wrmsr(pc->ctr_msr[i], (0 - left) & pc->ctr_mask[i]);
 }
 /* Events counter i counted past its wrap; 0 if it has not wrapped (a
  * status bit set by someone else). Counter i was armed to count left[i]
@@ -134,11 +132,8 @@ static __always_inline void pmu__arm_carry(struct pmu_cpu *pc, u32 i, u64 period
  * Read while the counter is disabled. [NMI] */
 static __always_inline u64 pmu__overshoot(struct pmu_cpu *pc, u32 i)
 {
-	const struct pmu_plan *plan = pc->plan;
-	const struct pmu_assign *a = &plan->a[i];
-	u32 w = pmu__counter_width(plan, a);
-	u64 since_arm = (plat_rdmsr(pmu__counter_msr(plan, a)) - pmu__arm_value(pc->left[i], w)) &
-			pmu__width_mask(w);
+	u64 mask = pc->ctr_mask[i];
+	u64 since_arm = (plat_rdmsr(pc->ctr_msr[i]) - ((0 - pc->left[i]) & mask)) & mask;
 
 	return since_arm > pc->left[i] ? since_arm - pc->left[i] : 0;
 }
@@ -169,6 +164,16 @@ static inline bool pmu__has_status_reset(const struct pmu_plan *plan)
 static inline bool pmu__has_pebs(const struct pmu_plan *plan)
 {
 	return plan->pebs_enable != 0;
+}
+
+/* GLOBAL_STATUS bits that make a PMI ours: an overflow of a counter that
+ * interrupts (not PEBS counters: their INT is clear, and their own status
+ * bit may be set while the record is still to come), or the DS-buffer bit
+ * when we run PEBS. Kept in pmu_cpu.want from start. */
+static inline u64 pmu__want_mask(const struct pmu_plan *plan)
+{
+	return (plan->global_ctrl & ~plan->pebs_counters) |
+	       (pmu__has_pebs(plan) ? X86_GLOBAL_STATUS_OVF_BUF : 0);
 }
 
 /* Status bits pmuprof acknowledges: its counters, plus the DS-buffer bit

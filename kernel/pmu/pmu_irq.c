@@ -242,12 +242,7 @@ int pmu__handle_nmi_at(struct pmu_cpu *pc, void *ctx, u64 now)
 		return handle_v1(pc, ctx, now); /* no PEBS before version 2 */
 
 	ours = plan->global_ctrl;
-	/* What makes an NMI ours: an overflow of a counter that interrupts
-	 * (not PEBS counters: their INT is clear, and their own status bit
-	 * may be set while the record is still to come), or the DS-buffer
-	 * bit when we run PEBS. */
-	want = (ours & ~plan->pebs_counters) |
-	       (pmu__has_pebs(plan) ? X86_GLOBAL_STATUS_OVF_BUF : 0);
+	want = pc->want; /* what makes an NMI ours: pmu__want_mask */
 	status = plat_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
 	if (!(status & want))
 		status |= wrapped_ours(plan); /* our bit acknowledged by someone else */
