@@ -349,8 +349,11 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		u32 i;
 
 		handled += n;
-		/* frequency mode: report period changes as PERIOD records */
-		for (i = 0; i < s->plan.pmu.nr && READ_ONCE(pc->sampling); i++) {
+		/* frequency mode: report period changes as PERIOD records
+		 * (without it periods change only by throttling, which
+		 * reports them itself: pp_rate_change) */
+		for (i = 0; s->plan.pmu.any_freq && i < s->plan.pmu.nr && READ_ONCE(pc->sampling);
+		     i++) {
 			if (pc->pmu.period[i] == pc->pmu_period_seen[i])
 				continue;
 			capture__period_changed(&pc->ring, s->plan.pmu.a[i].event,

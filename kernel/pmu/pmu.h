@@ -78,6 +78,8 @@ struct pmu_plan {
 	u32 version;	 /* caps->version, for v1 vs v2+ enabling */
 	u32 gp_width, fixed_width;
 	bool full_width;
+	bool any_freq; /* some assignment is in frequency mode (freq_hz != 0):
+			* only then do periods change other than by throttling */
 	/* PEBS (pebs_enable != 0): one record per PMI, see pmu_irq.c */
 	u64 pebs_enable;   /* IA32_PEBS_ENABLE bits of ours */
 	u64 pebs_counters; /* the same counters in GLOBAL_STATUS layout */

@@ -350,6 +350,7 @@ int pmu__plan(const struct pmu_caps *caps, const struct pmuprof_config *cfg, str
 		max = pmu__max_period(plan, a);
 		if (ev->flags & PMUPROF_EVF_FREQ) {
 			a->freq_hz = ev->period;
+			plan->any_freq = true;
 			a->period = pmu__freq_first_period(a->freq_hz, max);
 		} else if (ev->period > max) {
 			*why = plan->full_width ? "pmu: period too large for the counter width"

@@ -493,6 +493,7 @@ START_TEST(test_encode_table)
 		      (unsigned long long)plan.a[0].period);
 	ck_assert_msg(plan.a[0].freq_hz == ((r->evflags & FREQ) ? r->period : 0), "line %d: freq",
 		      r->line);
+	ck_assert_msg(plan.any_freq == !!(r->evflags & FREQ), "line %d: any_freq", r->line);
 	ck_assert_uint_eq(plan.fixed_ctrl, plan.a[0].fixed_bits);
 	ck_assert_uint_eq(plan.global_ctrl, pmu__global_bit(&plan.a[0]));
 	ck_assert_int_eq(plan.a[0].event, 0);
