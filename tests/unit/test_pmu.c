@@ -23,7 +23,7 @@
 /* ------------------------------------------------------------------ */
 /* PMU profiles used by the plan tests (probed through the model).     */
 /* ------------------------------------------------------------------ */
-enum profile { P_SKL, P_NHM, P_ICL, P_V1, P_PARTIAL, P_V0, P_SKL_LEGACY, P_V2_2FIXED };
+enum profile { P_SKL, P_NHM, P_ICL, P_V1, P_PARTIAL, P_V0, P_SKL_LEGACY, P_V2_2FIXED, P_V2_WIDTHS };
 
 static const struct pmu_model_cfg profiles[] = {
 	/* Skylake client: v4, 4 GP x 48, 3 fixed x 48, full-width writes */
@@ -43,6 +43,9 @@ static const struct pmu_model_cfg profiles[] = {
 	[P_SKL_LEGACY] = {PMU_MODEL_SKL},
 	/* v2 with 2 fixed counters only: ref cycles must go to a GP counter */
 	[P_V2_2FIXED] = {PMU_MODEL_LAYOUT(2, 2, 40, 2, 40, 7)},
+	/* v2, GP and fixed counters of different widths (CPUID.0AH reports
+	 * them separately): each counter armed and read with its own */
+	[P_V2_WIDTHS] = {PMU_MODEL_LAYOUT(2, 4, 40, 3, 48, 7)},
 };
 
 static struct pmu_model M;
@@ -1702,6 +1705,10 @@ START_TEST(test_defect8_overshoot_carried)
 	overshoot_run(P_SKL_LEGACY, 0x00c0, 1000, 37, 25, 300);
 	/* version 1: no GLOBAL_CTRL, the EN bits disable */
 	overshoot_run(P_V1, 0x412e, 1000, 250, 0, 100);
+	/* fixed counter 48 bits wide beside 40-bit GP counters, then a GP
+	 * counter of the same PMU: each masked by its own width */
+	overshoot_run(P_V2_WIDTHS, 0x00c0, 1000, 37, 25, 300);
+	overshoot_run(P_V2_WIDTHS, 0x412e, 1000, 150, 0, 300);
 }
 END_TEST
 
