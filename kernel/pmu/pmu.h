@@ -128,6 +128,7 @@ struct pmu_cpu {
 	 * that make a PMI ours (pmu__want_mask). */
 	u32 ctr_msr[PMUPROF_MAX_EVENTS];
 	u64 ctr_mask[PMUPROF_MAX_EVENTS];
+	u64 gbit[PMUPROF_MAX_EVENTS]; /* GLOBAL_STATUS bit (pmu__global_bit) */
 	u64 want;
 	u32 saved_lvtpc;
 	u64 saved_global_ours; /* our GLOBAL_CTRL bits as found at start (put back at stop) */

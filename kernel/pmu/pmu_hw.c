@@ -152,6 +152,7 @@ int pmu__cpu_start_ex(struct pmu_cpu *pc, const struct pmu_plan *plan,
 	for (u32 i = 0; i < plan->nr; i++) {
 		pc->ctr_msr[i] = pmu__counter_msr(plan, &plan->a[i]);
 		pc->ctr_mask[i] = pmu__width_mask(pmu__counter_width(plan, &plan->a[i]));
+		pc->gbit[i] = pmu__global_bit(&plan->a[i]);
 	}
 	pc->want = pmu__want_mask(plan);
 	if (pmu__has_pebs(plan) && pebs_setup(pc, plan, mem)) {

@@ -279,11 +279,9 @@ again:
 			mine |= status & plan->pebs_counters;
 		}
 		for (u32 i = 0; i < plan->nr; i++) {
-			const struct pmu_assign *a = &plan->a[i];
-
-			if (!(mine & pmu__global_bit(a)))
+			if (!(mine & pc->gbit[i]))
 				continue;
-			if (a->pebs) {
+			if (plan->a[i].pebs) {
 				rearm |= 1u << i;
 				continue;
 			}
