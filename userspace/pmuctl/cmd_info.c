@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,6 +39,58 @@ static const char *const source_desc[PMUPROF_SOURCE__MAX] = {
 };
 
 static const char *const vendor_names[] = {"unknown", "Intel", "AMD", "other"};
+
+/* The module's throttling limits, from its parameters in sysfs (read at each
+ * START, so what the next recording gets): 0 and 1 when read, -1 when the
+ * file is missing or unreadable. */
+#define PMUPROF_PARAM_DIR "/sys/module/pmuprof/parameters/"
+
+static long long read_param(const char *name)
+{
+	char path[128], buf[32], *end;
+	long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), PMUPROF_PARAM_DIR "%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || end == buf || v < 0)
+		return -1;
+	return v;
+}
+
+/* "throttle: ..." line: the two limits the module applies per CPU. */
+static void print_throttle(void)
+{
+	long long pct = read_param("max_handler_pct"), rate = read_param("max_sample_rate");
+
+	printf("throttle: ");
+	if (pct < 0 && rate < 0) {
+		printf("limits unknown (cannot read " PMUPROF_PARAM_DIR ")\n");
+		return;
+	}
+	if (pct == 0)
+		printf("handler CPU budget off");
+	else if (pct > 0)
+		printf("handlers may use %lld %% of a CPU", pct);
+	else
+		printf("handler CPU budget unknown");
+	if (rate == 0)
+		printf(", no cap on NMIs per second");
+	else if (rate > 0)
+		printf(", at most %lld NMIs a second per CPU", rate);
+	else
+		printf(", NMI rate cap unknown");
+	printf(" (module parameters max_handler_pct and max_sample_rate; 0 turns each off)\n");
+}
 
 /* The NUMA layout pmuctl record writes into its files: {"nodes": [{"node",
  * "cpus", "memory_bytes", "ranges"}...]}, or null on a kernel without NUMA. */
@@ -118,6 +171,12 @@ static int print_json(const struct pmuprof_info *in)
 	PUT("min_clock_period_ns", json_integer(in->min_clock_period_ns));
 	PUT("max_freq_hz", json_integer(in->max_freq_hz));
 	PUT("paging_levels", json_integer(in->paging_levels));
+	{
+		long long pct = read_param("max_handler_pct"), rate = read_param("max_sample_rate");
+
+		PUT("max_handler_pct", pct < 0 ? json_null() : json_integer(pct));
+		PUT("max_sample_rate", rate < 0 ? json_null() : json_integer(rate));
+	}
 	PUT("numa", numa_json());
 #undef PUT
 	ret = json_dumpf(o, stdout, 0);
@@ -195,6 +254,7 @@ static void print_text(const struct pmuprof_info *in)
 	       in->max_events, in->max_depth, in->ring_min >> 10, in->ring_max >> 20,
 	       in->ring_default >> 10, in->min_pmu_period, in->min_clock_period_ns,
 	       in->max_freq_hz);
+	print_throttle();
 	printf("paging:   %u-level%s\n", in->paging_levels,
 	       in->flags & PMUPROF_INFO_PRIVILEGED
 		       ? "; this opener may see kernel and physical addresses"

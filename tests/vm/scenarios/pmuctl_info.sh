@@ -1,7 +1,8 @@
 #!/bin/sh
 # Scenario: `pmuctl info` (text and --json) describes the guest; under TCG it
 # explains that there is no PMU (VM without a virtual PMU) and that
-# -e cpu-clock works; `pmuctl list` and `encode` work in the guest.
+# -e cpu-clock works; it shows the module's throttling limits (its
+# parameters); `pmuctl list` and `encode` work in the guest.
 # needs: module bin:pmuctl
 # timeout: 120
 
@@ -34,6 +35,19 @@ pmuctl list cpu-clock >"$RESULTS/list.txt" 2>&1 && grep -q 'cpu-clock' "$RESULTS
 LIBPFM_FORCE_PMU=skl pmuctl encode dtlb-load-misses >"$RESULTS/encode.txt" 2>&1 &&
 	grep -q 'config     0x00030e08' "$RESULTS/encode.txt" && pass_check encode-forced-skl ||
 	fail_check encode-forced-skl "$(head -c 300 "$RESULTS/encode.txt")"
+# the throttling limits, as the module's parameters say (defaults, then
+# changed at load)
+grep -q '^throttle: handlers may use 25 % of a CPU, at most 100000 NMIs a second per CPU' \
+	"$RESULTS/info.txt" && pass_check throttle-defaults ||
+	fail_check throttle-defaults "$(grep '^throttle:' "$RESULTS/info.txt")"
+unload_module
+load_module max_handler_pct=0 max_sample_rate=50000
+pmuctl info >"$RESULTS/info2.txt" 2>&1
+pmuctl info --json >"$RESULTS/info2.json" 2>&1
+grep -q '^throttle: handler CPU budget off, at most 50000 NMIs a second per CPU' "$RESULTS/info2.txt" &&
+	grep -q '"max_handler_pct": 0,' "$RESULTS/info2.json" &&
+	grep -q '"max_sample_rate": 50000' "$RESULTS/info2.json" && pass_check throttle-params ||
+	fail_check throttle-params "$(grep '^throttle:' "$RESULTS/info2.txt"); json: $(grep -o '"max_[a-z_]*": [0-9a-z]*' "$RESULTS/info2.json" | tr '\n' ' ')"
 pmuctl info --bogus >"$RESULTS/bogus.txt" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q "unknown option '--bogus'" "$RESULTS/bogus.txt" && pass_check bad-flag ||
