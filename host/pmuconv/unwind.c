@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Offline user-stack unwinding with libdwfl (see unwind.h): the Dwfl cache
- * per process map set, the memory and register callbacks served from a
- * sample, and the per-sample outcome.
+ * per process map set (shared by map sets of the same layout), the memory and register callbacks
+ * served from a sample, and the per-sample outcome.
  */
 #include "unwind.h"
 
@@ -27,10 +27,13 @@
 #define UNW_CHECK_MAX	1024	    /* frames PMUCONV_UNWIND_MEMO=check compares */
 #define UNW_SYM_LOADS	16	    /* PT_LOADs taken from the symbolizer, else read here */
 
-/* A file reported in a map set: its separate debug file (find_debuginfo). */
+/* A file reported in a map set: its separate debug file (find_debuginfo),
+ * and what it is reported as (set_same compares sets by these). */
 struct unw_file {
 	const char *debug;	      /* owned by the symbolizer, or NULL */
 	const struct pmufile_mmap *m; /* the mapping it was reported for */
+	const char *bin;	      /* the file opened, owned by the symbolizer; NULL: vDSO */
+	uint64_t bias;		      /* dwfl_report_elf's base */
 };
 
 /* One process map set: a pid's maps snapshot (mmaps with one time_ns). */
@@ -47,6 +50,11 @@ struct unw_set {
 	uint64_t cfi_pc[UNW_CFI_CACHE]; /* pc + 1; 0: empty */
 	bool cfi_ok[UNW_CFI_CACHE];
 	struct unw_memo *memo; /* unwinds stored by their inputs; NULL: none */
+	/* the earlier set whose Dwfl, memo and CFI answers this one uses: it
+	 * reports the same files at the same addresses (a later snapshot of
+	 * the same process, or another process with the same layout); NULL:
+	 * this set has its own */
+	struct unw_set *owner;
 };
 
 struct unwinder {
@@ -349,13 +357,13 @@ static bool vdso_file(struct unwinder *u, const struct pmufile_mmap *m, char *pa
 	return true;
 }
 
-/* Report the file mapped at m unless its path is reported already or its
- * range overlaps one that is. */
-static void report_one(struct unwinder *u, struct unw_set *s, const struct pmufile_mmap *m)
+/* Plan to report the file mapped at m (append it to s->files, with what
+ * it is reported as) unless its path is planned already or its range
+ * overlaps one that is. */
+static void plan_one(struct unwinder *u, struct unw_set *s, const struct pmufile_mmap *m)
 {
 	const char *bin = NULL, *dbg = NULL;
 	char vdso[64];
-	int fd = -1;
 
 	if ((m->path[0] != '/' && strcmp(m->path, "[vdso]")) || !(m->prot & PROT_EXEC) ||
 	    s->nr_files >= UNW_MAX_MODULES)
@@ -399,46 +407,109 @@ static void report_one(struct unwinder *u, struct unw_set *s, const struct pmufi
 	uint64_t base;
 	if (!ph || !file_bias(ph, m, &type, &base))
 		return;
-	if (bin == vdso && (fd = dup(u->vdso_fd)) < 0) /* each Dwfl consumes its fd */
-		return;
-	Dwfl_Module *mod =
-		dwfl_report_elf(s->dwfl, m->path, bin, fd, type == ET_DYN ? base : 0, false);
+	struct unw_file *uf = &s->files[s->nr_files];
+	uf->debug = dbg;
+	uf->m = m;
+	uf->bin = bin == vdso ? NULL : bin;
+	uf->bias = type == ET_DYN ? base : 0;
+	s->nr_files++;
+}
+
+/* Report the planned file uf to libdwfl; false if it is not taken. */
+static bool report_file(struct unwinder *u, struct unw_set *s, struct unw_file *uf)
+{
+	char vdso[64];
+	const char *bin = uf->bin;
+	int fd = -1;
+
+	if (!bin) {
+		if (!vdso_file(u, uf->m, vdso, sizeof(vdso)) ||
+		    (fd = dup(u->vdso_fd)) < 0) /* each Dwfl consumes its fd */
+			return false;
+		bin = vdso;
+	}
+	Dwfl_Module *mod = dwfl_report_elf(s->dwfl, uf->m->path, bin, fd, uf->bias, false);
 	if (!mod) {
 		if (fd >= 0)
 			close(fd);
-		return;
+		return false;
 	}
 	void **ud = NULL;
-	struct unw_file *uf = &s->files[s->nr_files++];
-	uf->debug = dbg;
-	uf->m = m;
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	if (ud)
 		*ud = uf;
+	return true;
+}
+
+/* Do sets a and b report the same files (in any order) at the same
+ * addresses? Then one Dwfl answers both: an unwind reads only the
+ * sample's registers and stack copy, and the reported files' CFI and
+ * images. */
+static bool set_same(const struct unw_set *a, const struct unw_set *b)
+{
+	if (a->nr_files != b->nr_files)
+		return false;
+	for (uint32_t i = 0; i < a->nr_files; i++) {
+		const struct unw_file *x = &a->files[i];
+		uint32_t j = 0;
+		for (; j < b->nr_files; j++) {
+			const struct unw_file *y = &b->files[j];
+			if (x->bias == y->bias && x->m->start == y->m->start &&
+			    !x->bin == !y->bin && (!x->bin || !strcmp(x->bin, y->bin)) &&
+			    !x->debug == !y->debug && (!x->debug || !strcmp(x->debug, y->debug)) &&
+			    !strcmp(x->m->path, y->m->path))
+				break;
+		}
+		if (j == b->nr_files)
+			return false;
+	}
+	return true;
 }
 
 /* The files of pid's mappings mm[lo, hi): those of the chosen snapshot,
  * then, where nothing overlaps them, those of later snapshots (nearest
  * first: a library loaded after the exec-time snapshot) and of earlier
  * ones, as the symbolizer's maps lookup (pmufile__find_mmap) falls back. */
-static void report_set(struct unwinder *u, struct unw_set *s, size_t lo, size_t hi)
+static void plan_set(struct unwinder *u, struct unw_set *s, size_t lo, size_t hi)
 {
 	const struct pmufile_mmap *mm = u->f->mmaps;
 
+	s->nr_files = 0;
+	for (size_t i = lo; i < hi; i++)
+		if (mm[i].time_ns == s->snap)
+			plan_one(u, s, &mm[i]);
+	for (size_t i = lo; i < hi; i++) /* same start: earlier times first */
+		if (mm[i].time_ns > s->snap)
+			plan_one(u, s, &mm[i]);
+	for (size_t i = hi; i > lo; i--)
+		if (mm[i - 1].time_ns < s->snap)
+			plan_one(u, s, &mm[i - 1]);
+}
+
+/* Give s a Dwfl of the files in its plan: an earlier set's that reports
+ * the same files at the same addresses (s->owner; libdwfl opens and maps
+ * each binary and reads its CFI once per Dwfl, and the memo's unwinds
+ * serve both), else its own. */
+static void report_set(struct unwinder *u, struct unw_set *s, size_t lo, size_t hi)
+{
+	plan_set(u, s, lo, hi);
+	for (size_t i = 0; s->nr_files && i < u->nr_sets; i++) {
+		struct unw_set *o = u->sets[i];
+		if (!o->owner && o->attached && set_same(s, o)) {
+			s->owner = o;
+			return;
+		}
+	}
 	s->dwfl = dwfl_begin(&dwfl_cbs);
 	if (!s->dwfl)
 		return;
 	dwfl_report_begin(s->dwfl);
-	for (size_t i = lo; i < hi; i++)
-		if (mm[i].time_ns == s->snap)
-			report_one(u, s, &mm[i]);
-	for (size_t i = lo; i < hi; i++) /* same start: earlier times first */
-		if (mm[i].time_ns > s->snap)
-			report_one(u, s, &mm[i]);
-	for (size_t i = hi; i > lo; i--)
-		if (mm[i - 1].time_ns < s->snap)
-			report_one(u, s, &mm[i - 1]);
-	uint32_t reported = s->nr_files;
+	/* a file libdwfl does not take (it could not open or read it, though
+	 * the symbolizer did) is left out, as before plans; unlike then, a
+	 * mapping that overlaps it is not tried instead */
+	uint32_t reported = 0;
+	for (uint32_t i = 0; i < s->nr_files; i++)
+		reported += report_file(u, s, &s->files[i]);
 	dwfl_report_end(s->dwfl, NULL, NULL);
 	if (!reported || !dwfl_attach_state(s->dwfl, NULL, s->pid ? s->pid : 1, &thread_cbs, u)) {
 		dwfl_end(s->dwfl);
@@ -462,10 +533,12 @@ static struct unw_set *get_set(struct unwinder *u, int32_t pid, uint64_t t)
 	 * pid's mappings below (~7 % of a conversion's instructions, once per
 	 * sample) */
 	if (u->last && u->last->pid == pid && t >= u->last->t0 && t < u->last->t1)
-		return u->last;
+		return u->last->owner ? u->last->owner : u->last;
 	for (size_t i = 0; i < u->nr_sets; i++)
-		if (u->sets[i]->pid == pid && t >= u->sets[i]->t0 && t < u->sets[i]->t1)
-			return u->last = u->sets[i];
+		if (u->sets[i]->pid == pid && t >= u->sets[i]->t0 && t < u->sets[i]->t1) {
+			u->last = u->sets[i];
+			return u->last->owner ? u->last->owner : u->last;
+		}
 	lo = pmufile__first_mmap(u->f, pid);
 	for (end = lo; end < u->f->nr_mmaps && mm[end].pid == pid; end++) {
 		uint64_t tn = mm[end].time_ns;
@@ -505,7 +578,8 @@ static struct unw_set *get_set(struct unwinder *u, int32_t pid, uint64_t t)
 		report_set(u, s, lo, end);
 		u->sets[u->nr_sets++] = s;
 	}
-	return u->last = s;
+	u->last = s;
+	return s->owner ? s->owner : s;
 }
 
 /* ---- one sample -------------------------------------------------------- */
@@ -877,6 +951,15 @@ const char *unw__vdso_symbol(struct unwinder *u, int32_t pid, uint64_t t, uint64
 	return dwfl_module_addrname(mod, addr);
 }
 
+size_t unw__nr_dwfls(const struct unwinder *u)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; u && i < u->nr_sets; i++)
+		n += u->sets[i]->dwfl != NULL;
+	return n;
+}
+
 void unw__warn(const struct unwinder *u, const char *path)
 {
 	if (u && u->memo_bad)
@@ -892,6 +975,9 @@ void unw__warn(const struct unwinder *u, const char *path)
 			(unsigned long long)(u->memo_hits + u->memo_checked + u->memo_misses),
 			(unsigned long long)u->memo_checked, (unsigned long long)u->memo_bad,
 			(unsigned long long)u->memo_stepped);
+	if (u && getenv("PMUCONV_STATS"))
+		fprintf(stderr, "pmuconv: stats: %s: unwind: %zu map sets, %zu libdwfl sessions\n",
+			path, u->nr_sets, unw__nr_dwfls(u));
 	if (u && u->vdso_stops)
 		pc_warn("%s: %llu sample(s) stopped in [vdso]: the recording has no image of "
 			"it to unwind through (recorded by a pmuctl older than its VDSO frame); "

@@ -64,6 +64,10 @@ const char *unw__vdso_symbol(struct unwinder *u, int32_t pid, uint64_t t, uint64
  * no image of; path names the recording. Accepts NULL. */
 void unw__warn(const struct unwinder *u, const char *path);
 
+/* The libdwfl sessions (Dwfl) opened so far: one per map set, except that
+ * map sets reporting the same files at the same addresses share one. */
+size_t unw__nr_dwfls(const struct unwinder *u);
+
 /* Unwind the sample v (v->ucopy not NULL) into out[0, max): the user pc,
  * then return addresses, innermost first, as the recorded ustack[] is; a
  * stopped unwind ends with UNW_TRUNCATED_ADDR (counted in the result).

@@ -11,6 +11,7 @@
 #include <gelf.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "lib/pmufile/pmufile.h"
 #include "check_main.h"
 #include "one_event_writer.h"
+#include "tmpdir.h"
 
 /* ---- escaping --------------------------------------------------------- */
 
@@ -1035,6 +1037,189 @@ START_TEST(test_unwind_edges)
 }
 END_TEST
 
+/* Two functions of this binary for test_unwind_shared_sets to unwind
+ * through: a sample stopped at leaf's entry, called from caller. */
+static __attribute__((noinline)) int shared_leaf(volatile int *x)
+{
+	return *x * 3 + 1;
+}
+
+static __attribute__((noinline)) int shared_caller(volatile int *x)
+{
+	int r = shared_leaf(x);
+	return r + shared_leaf(x) * 2;
+}
+
+/* This test binary's executable mapping holding shared_leaf and
+ * shared_caller (in /proc/self/maps): its start, end, file offset, path. */
+static void self_text(uint64_t *lo, uint64_t *hi, uint64_t *off, char *self)
+{
+	char line[PATH_MAX + 256], path[PATH_MAX];
+	uint64_t ip = (uint64_t)(uintptr_t)&shared_leaf, ra = (uint64_t)(uintptr_t)&shared_caller;
+	unsigned long long a, b, o;
+	FILE *maps = fopen("/proc/self/maps", "r");
+	bool found = false;
+
+	ck_assert_ptr_nonnull(realpath("/proc/self/exe", self));
+	ck_assert_ptr_nonnull(maps);
+	while (!found && fgets(line, sizeof(line), maps)) {
+		char prot[8];
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &a, &b, prot, &o, path) ==
+			    5 &&
+		    prot[2] == 'x' && !strcmp(path, self) && ip >= a && ip < b && ra >= a && ra < b)
+			found = true;
+	}
+	fclose(maps);
+	ck_assert(found);
+	*lo = a;
+	*hi = b;
+	*off = o;
+}
+
+/* Unwind a sample of pid stopped at shared_leaf's entry (+ d), called from
+ * shared_caller (+ d): registers and a 64-byte copy whose first word is
+ * the return address. */
+static uint32_t leaf_sample(struct unwinder *uw, int pid, uint64_t d, uint64_t *out, uint32_t max,
+			    enum unw_outcome *oc)
+{
+	uint64_t buf[(sizeof(struct pmuprof_sample) + sizeof(struct pmuprof_sample_ustack) + 64) /
+			     8 +
+		     1];
+	struct pmuprof_sample *smp = (void *)buf;
+	struct pmuprof_sample_ustack *u = (void *)(smp + 1);
+	struct pmufile_sample_view v;
+	uint64_t ra = (uint64_t)(uintptr_t)&shared_caller + 1 + d; /* ra - 1: its entry */
+
+	memset(buf, 0, sizeof(buf));
+	smp->hdr.type = PMUPROF_REC_SAMPLE;
+	smp->hdr.size = (uint16_t)(sizeof(*smp) + sizeof(*u) + 64);
+	smp->pid = smp->tid = (uint32_t)pid;
+	smp->sample_flags = PMUPROF_SF_USTACK_COPY;
+	u->regs[PMUPROF_UREG_IP] = (uint64_t)(uintptr_t)&shared_leaf + d;
+	u->regs[PMUPROF_UREG_SP] = 0x7ffc0000;
+	u->size = u->valid = 64;
+	memcpy(u + 1, &ra, 8);
+	ck_assert_int_eq(pmufile__sample_view(&smp->hdr, &v), 0);
+	ck_assert_ptr_nonnull(v.ucopy);
+	return unw__sample(uw, &v, out, max, oc);
+}
+
+/* pids 7 .. 6 + n map path's text as this process does, pid 7 + k at
+ * start + shift[k]. */
+static void leaf_maps(struct pmufile *f, struct pmufile_mmap *mm, int n, const uint64_t *shift,
+		      const char *path)
+{
+	uint64_t lo, hi, off;
+	char self[PATH_MAX];
+
+	self_text(&lo, &hi, &off, self);
+	memset(f, 0, sizeof(*f));
+	memset(mm, 0, (size_t)n * sizeof(*mm));
+	for (int i = 0; i < n; i++) { /* sorted by pid, then start */
+		mm[i].pid = 7 + i;
+		mm[i].prot = 5; /* r-x */
+		mm[i].start = lo + shift[i];
+		mm[i].end = hi + shift[i];
+		mm[i].pgoff = off;
+		snprintf(mm[i].path, sizeof(mm[i].path), "%s", path ? path : self);
+	}
+	f->mmaps = mm;
+	f->nr_mmaps = (size_t)n;
+}
+
+/* Map sets that report the same files at the same addresses share one
+ * Dwfl (and memo): pids 7 and 8 map this binary alike, pid 9 the same
+ * file 1 TiB higher. Each pid's sample stopped at shared_leaf's entry
+ * unwinds to its caller at its own addresses: pid 9 sharing pid 7's Dwfl
+ * would find no module at its pc, and a set not shared would open a
+ * second Dwfl for pid 8. */
+START_TEST(test_unwind_shared_sets)
+{
+	const uint64_t delta = 1ull << 40, shift[3] = {0, 0, delta};
+	const uint64_t ip = (uint64_t)(uintptr_t)&shared_leaf;
+	const uint64_t ra = (uint64_t)(uintptr_t)&shared_caller + 1;
+	static struct pmufile_mmap mm[3];
+	struct pmufile f;
+	struct sym_opts so = {0};
+	struct symbolizer *sym = sym__new(&so);
+	struct unwinder *uw;
+	enum unw_outcome oc, oc7 = UNW__NR;
+	uint64_t out[16], out7[16];
+	uint32_t n7 = 0;
+	const size_t want_dwfls[3] = {1, 1, 2};
+
+	ck_assert_ptr_nonnull(sym);
+	leaf_maps(&f, mm, 3, shift, NULL);
+	uw = unw__new(&f, sym);
+	ck_assert_ptr_nonnull(uw);
+	for (int pid = 7; pid <= 9; pid++) {
+		uint64_t d = shift[pid - 7];
+		uint32_t n = leaf_sample(uw, pid, d, out, 16, &oc);
+		ck_assert_uint_eq(unw__nr_dwfls(uw), want_dwfls[pid - 7]);
+		ck_assert_uint_ge(n, 2);
+		ck_assert_uint_eq(out[0], ip + d);
+		ck_assert_uint_eq(out[1], ra + d);
+		if (pid == 7) {
+			n7 = n;
+			oc7 = oc;
+			memcpy(out7, out, sizeof(out));
+			continue;
+		}
+		ck_assert_uint_eq(n, n7);
+		ck_assert_int_eq(oc, oc7);
+		for (uint32_t i = 2; i < n; i++)
+			ck_assert_uint_eq(out[i], out7[i] == UNW_TRUNCATED_ADDR || !out7[i]
+							  ? out7[i]
+							  : out7[i] + d);
+	}
+	unw__free(uw);
+	sym__free(sym);
+}
+END_TEST
+
+/* A planned file libdwfl does not take (here: deleted after the
+ * symbolizer read it for pid 7's set) is left out: pid 8's set (another
+ * layout, so its own Dwfl, not pid 7's) ends with none, and its sample
+ * keeps its pc, marked truncated ("no CFI"); no crash, no stale module. */
+START_TEST(test_unwind_set_refused)
+{
+	const uint64_t delta = 1ull << 40, shift[2] = {0, delta};
+	static struct pmufile_mmap mm[2];
+	char dir[256], self[PATH_MAX], cmd[PATH_MAX + 600];
+	uint64_t lo, hi, off, out[16];
+	struct pmufile f;
+	struct sym_opts so = {0};
+	struct symbolizer *sym = sym__new(&so);
+	struct unwinder *uw;
+	enum unw_outcome oc;
+	uint32_t n;
+
+	ck_assert_ptr_nonnull(sym);
+	pp_tmpdir(dir, sizeof(dir), "test_pmuconv_refused");
+	self_text(&lo, &hi, &off, self);
+	const char *app = pp_tmp_path(dir, "app");
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", self, app);
+	ck_assert_int_eq(system(cmd), 0);
+	leaf_maps(&f, mm, 2, shift, app);
+	uw = unw__new(&f, sym);
+	ck_assert_ptr_nonnull(uw);
+	n = leaf_sample(uw, 7, 0, out, 16, &oc);
+	ck_assert_uint_ge(n, 2);
+	ck_assert_uint_eq(out[1], (uint64_t)(uintptr_t)&shared_caller + 1);
+	ck_assert_uint_eq(unw__nr_dwfls(uw), 1);
+	ck_assert_int_eq(unlink(app), 0);
+	n = leaf_sample(uw, 8, delta, out, 16, &oc);
+	ck_assert_uint_eq(unw__nr_dwfls(uw), 1);
+	ck_assert_int_eq(oc, UNW_NO_CFI);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(out[0], (uint64_t)(uintptr_t)&shared_leaf + delta);
+	ck_assert_uint_eq(out[1], UNW_TRUNCATED_ADDR);
+	unw__free(uw);
+	sym__free(sym);
+	pp_rm_tree(dir);
+}
+END_TEST
+
 /* ---- write-to-temporary-and-rename ------------------------------------ */
 
 /* Count the files in dir (. and .. excluded). */
@@ -1215,8 +1400,9 @@ static Suite *suite(void)
 				     test_folded_chunks, test_agg_merge_sort, test_parse_hostile,
 				     test_report_self_total, test_stack_hash,
 				     test_native_stack_collisions, test_crc32, test_kallsyms,
-				     test_unwind_edges, test_binary_loads, test_symtab_one_per_addr,
-				     test_atomic_file, test_json_str));
+				     test_unwind_edges, test_unwind_shared_sets,
+				     test_unwind_set_refused, test_binary_loads,
+				     test_symtab_one_per_addr, test_atomic_file, test_json_str));
 	tcase_add_loop_test(t, test_escape, 0, (int)PC_ARRAY_SIZE(esc_cases));
 	tcase_add_loop_test(t, test_parse, 0, (int)PC_ARRAY_SIZE(parse_cases));
 	tcase_add_loop_test(t, test_detect, 0, (int)PC_ARRAY_SIZE(detect_cases));
