@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/pmufile/cpu_sse42.h"
+
 int pc_quiet;
 int pc_progress_mode;
 
@@ -75,8 +77,7 @@ __attribute__((target("sse4.2"))) static uint64_t stack_hash_crc(const uint64_t 
 pc_stack_hash_fn pc_stack_hash_select(void)
 {
 #if defined(__x86_64__)
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("sse4.2") && !getenv("PMUCONV_HASH_SOFT"))
+	if (pmuprof_cpu_sse42() && !getenv("PMUCONV_HASH_SOFT"))
 		return stack_hash_crc;
 #endif
 	return pc_stack_hash_soft;

@@ -7,7 +7,8 @@
  * speed, so verifying every SAMPLES frame costs little next to reading it.
  *
  * Two implementations, same results (the unit test checks both):
- *  - hardware: SSE4.2 crc32q, selected at run time (cpuid) when present;
+ *  - hardware: SSE4.2 crc32q, selected at run time when present
+ *    (cpu_sse42.h);
  *  - portable: "slice by 16", sixteen 256-entry tables (16 KiB,
  *    L1-resident) folding 16 bytes per step; table k holds the CRC
  *    contribution of a byte followed by k zero bytes.
@@ -16,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "lib/pmufile/cpu_sse42.h"
 #include "lib/pmufile/format.h"
 
 #define CRC32C_POLY_REFLECTED 0x82F63B78u
@@ -43,8 +45,7 @@ static void crc32_init(void)
 		}
 	crc32_shift_init();
 #if defined(__x86_64__)
-	__builtin_cpu_init();
-	crc_have_hw = __builtin_cpu_supports("sse4.2") && !getenv("PMUFILE_CRC_SOFT");
+	crc_have_hw = pmuprof_cpu_sse42() && !getenv("PMUFILE_CRC_SOFT");
 #endif
 }
 

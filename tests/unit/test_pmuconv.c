@@ -28,6 +28,7 @@
 #include "host/pmuconv/report.h"
 #include "host/pmuconv/symbolize.h"
 #include "host/pmuconv/unwind.h"
+#include "lib/pmufile/cpu_sse42.h"
 #include "lib/pmufile/pmufile.h"
 #include "check_main.h"
 #include "one_event_writer.h"
@@ -532,6 +533,8 @@ START_TEST(test_stack_hash)
 	ck_assert(pc_stack_hash_select() == pc_stack_hash_soft);
 	unsetenv("PMUCONV_HASH_SOFT");
 	__builtin_cpu_init();
+	/* glibc's feature bits (cpu_sse42.h) agree with libgcc's CPUID */
+	ck_assert_int_eq(pmuprof_cpu_sse42(), __builtin_cpu_supports("sse4.2") != 0);
 	if (__builtin_cpu_supports("sse4.2")) {
 		ck_assert(pc_stack_hash_select() != pc_stack_hash_soft);
 		/* the colliding frames of coll_x collide in the hardware hash only */
