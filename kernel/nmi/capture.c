@@ -431,7 +431,7 @@ static __always_inline enum capture_rate handler_done(struct capture_cpu *cc, un
 	 * before the window ends. */
 	over = (cc->max_cpu_pct && c->win_busy_ns > (u64)CAPTURE_MAX_MEAN_NS * c->win_runs &&
 		c->win_busy_ns * 100 > span * cc->max_cpu_pct) ||
-	       (cc->max_rate && c->win_runs * CAPTURE_NSEC_PER_SEC > span * cc->max_rate);
+	       (cc->max_rate && c->win_runs * PP_NSEC_PER_SEC > span * cc->max_rate);
 	if (over) {
 		c->win_runs = 0;
 		c->win_busy_ns = 0;
@@ -445,9 +445,8 @@ static __always_inline enum capture_rate handler_done(struct capture_cpu *cc, un
 	 * often as max_rate allows. */
 	quiet = (!cc->max_cpu_pct || c->win_busy_ns <= (u64)CAPTURE_MAX_MEAN_NS * c->win_runs ||
 		 c->win_busy_ns * 100 * CAPTURE_THROTTLE_FACTOR * 2 <= elapsed * cc->max_cpu_pct) &&
-		(!cc->max_rate ||
-		 c->win_runs * CAPTURE_NSEC_PER_SEC * CAPTURE_THROTTLE_FACTOR * 2 <=
-			 elapsed * cc->max_rate);
+		(!cc->max_rate || c->win_runs * PP_NSEC_PER_SEC * CAPTURE_THROTTLE_FACTOR * 2 <=
+					  elapsed * cc->max_rate);
 	c->win_runs = 0;
 	c->win_busy_ns = 0;
 	return quiet ? CAPTURE_RATE_RAISE : CAPTURE_RATE_KEEP;

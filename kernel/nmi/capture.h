@@ -61,8 +61,7 @@ enum capture_context {
  * NMI (entry and exit, and in a guest the exit to the hypervisor and the
  * injection) is outside it, and under TCG with KPTI it is several times the
  * handler's (a soft-TLB flush on each CR3 switch). */
-#define CAPTURE_MAX_RATE     100000u
-#define CAPTURE_NSEC_PER_SEC 1000000000ull
+#define CAPTURE_MAX_RATE 100000u
 /* One run counts at most this much towards the budget (less than the 25 ms
  * a window allows): a single run made long by something else (a vCPU
  * descheduled on its host for tens of ms) is not a rate problem and does

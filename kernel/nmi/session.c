@@ -5,8 +5,6 @@
  */
 #include "session.h"
 
-#define NSEC_PER_SEC_U64 1000000000ull
-
 void session__fill_info(struct pmuprof_info *info, const struct pmu_caps *caps, u32 nr_cpus,
 			u32 nr_online, bool privileged, u32 paging_levels)
 {
@@ -284,7 +282,7 @@ int session__validate(const struct session_env *env, const struct pmuprof_config
 
 		out->clock_source = ev->source;
 		out->clock_period_ns =
-			(ev->flags & PMUPROF_EVF_FREQ) ? NSEC_PER_SEC_U64 / ev->period : ev->period;
+			(ev->flags & PMUPROF_EVF_FREQ) ? PP_NSEC_PER_SEC / ev->period : ev->period;
 	}
 	out->cap.flags = cfg->flags;
 	out->cap.depth = depth;

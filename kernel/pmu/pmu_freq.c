@@ -7,10 +7,9 @@
 #include "pmu_internal.h"
 #include "pmuprof/platform.h"
 
-#define PMU_NSEC_PER_SEC 1000000000ull
 /* Frequency mode: events per second assumed before the first overflow
  * (about one event per ns, right for cycles/instructions on a ~GHz core). */
-#define PMU_FREQ_GUESS_EVENTS_PER_SEC PMU_NSEC_PER_SEC
+#define PMU_FREQ_GUESS_EVENTS_PER_SEC PP_NSEC_PER_SEC
 /* Frequency mode low-pass filter: move 1/8 of the way to the target. */
 #define PMU_FREQ_FILTER_SHIFT 3
 
@@ -43,7 +42,7 @@ u64 pmu__freq_next_period(u64 period, u64 elapsed_ns, u64 freq_hz, u64 max)
 	if (!elapsed_ns || !freq_hz)
 		return clamp_period(period, max);
 	/* period events took elapsed_ns; the target interval is 1e9/freq ns */
-	target = mul_div_u64(period, PMU_NSEC_PER_SEC / freq_hz, elapsed_ns);
+	target = mul_div_u64(period, PP_NSEC_PER_SEC / freq_hz, elapsed_ns);
 	if (target > period)
 		period += (target - period + (1u << PMU_FREQ_FILTER_SHIFT) - 1) >>
 			  PMU_FREQ_FILTER_SHIFT;

@@ -37,6 +37,7 @@ typedef int64_t s64;
 #endif
 
 #define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PP_NSEC_PER_SEC	 1000000000ull
 
 /* Inlined whatever the optimiser thinks: the NMI path's small helpers
  * (Linux defines it; the host build gets the same attribute). */
