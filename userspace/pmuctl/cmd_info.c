@@ -41,25 +41,17 @@ static const char *const source_desc[PMUPROF_SOURCE__MAX] = {
 static const char *const vendor_names[] = {"unknown", "Intel", "AMD", "other"};
 
 /* The module's throttling limits, from its parameters in sysfs (read at each
- * START, so what the next recording gets): 0 and 1 when read, -1 when the
- * file is missing or unreadable. */
+ * START, so what the next recording gets): the value, or -1 when the file is
+ * missing, unreadable or not a number. */
 #define PMUPROF_PARAM_DIR "/sys/module/pmuprof/parameters/"
 
 static long long read_param(const char *name)
 {
-	char path[128], buf[32], *end;
+	char buf[32], *end;
 	long long v;
-	FILE *f;
 
-	snprintf(path, sizeof(path), PMUPROF_PARAM_DIR "%s", name);
-	f = fopen(path, "r");
-	if (!f)
+	if (read_small_file_fmt(buf, sizeof(buf), PMUPROF_PARAM_DIR "%s", name))
 		return -1;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
 	errno = 0;
 	v = strtoll(buf, &end, 10);
 	if (errno || end == buf || v < 0)
