@@ -1246,6 +1246,14 @@ static unsigned int run_handlers(unsigned int ctx, u64 *t, unsigned int n, u64 t
 	return run_verdicts(ctx, t, n, took, interval, CAPTURE_RATE_LOWER);
 }
 
+/* A new session a second later: counters, window and limits back to their
+ * defaults (capture__reset), the clock moved past the last window. */
+static void fresh(u64 *t)
+{
+	capture__reset(&cc);
+	*t += 1000000000ull;
+}
+
 /* max_cpu_pct = 0 and max_rate = 0: never throttles, whatever the handlers
  * cost (perf's kernel.perf_cpu_time_max_percent = 0); a lower budget
  * throttles sooner. */
@@ -1262,13 +1270,11 @@ START_TEST(test_throttle_off_and_budget)
 	ck_assert_uint_eq(run_handlers(0, &t, 2000, 3000000, 4000000), 0);
 	ck_assert_uint_eq(run_verdicts(0, &t, 2000, 3000000, 4000000, CAPTURE_RATE_RAISE), 0);
 	ck_assert_uint_eq(cc.ctx[0].st.nmis_handled, 4000); /* still accounted */
-	capture__reset(&cc);
-	t += 1000000000ull;
+	fresh(&t);
 	cc.max_cpu_pct = 5;
 	/* 10 us at 10 kHz is 10 %: over a 5 % budget, under the default */
 	ck_assert_uint_ge(run_handlers(0, &t, 5000, 10000, 100000), 1);
-	capture__reset(&cc);
-	t += 1000000000ull;
+	fresh(&t);
 	ck_assert_uint_eq(run_handlers(0, &t, 5000, 10000, 100000), 0);
 }
 END_TEST
@@ -1277,15 +1283,13 @@ START_TEST(test_throttle_budget)
 {
 	u64 t = 1000000000ull;
 
-#define FRESH() (capture__reset(&cc), t += 1000000000ull)
 	/* cheap: 1 us at 50 kHz (5 % CPU) never throttles */
 	ck_assert_uint_eq(run_handlers(0, &t, 50000, 1000, 20000), 0);
 	/* 2 us at 200 kHz is 40 % CPU but under the 2.5 us mean: not on time
 	 * (the rate cap is test_throttle_rate's) */
 	cc.max_rate = 0;
 	ck_assert_uint_eq(run_handlers(0, &t, 50000, 2000, 5000), 0);
-	capture__reset(&cc);
-	t += 1000000000ull;
+	fresh(&t);
 	/* 20 us at 1 kHz is 2 % CPU: no throttle */
 	ck_assert_uint_eq(run_handlers(0, &t, 3000, 20000, 1000000), 0);
 	/* one 5 ms or 50 ms outlier among cheap 1 kHz runs: no throttle */
@@ -1298,23 +1302,22 @@ START_TEST(test_throttle_budget)
 
 	/* 10 us at 50 kHz is 50 %: throttles once a quarter window of
 	 * handler time is used (2501 runs), then once per window */
-	FRESH();
+	fresh(&t);
 	ck_assert_uint_eq(run_handlers(0, &t, 2500, 10000, 20000), 0);
 	ck_assert_uint_eq(run_handlers(0, &t, 1, 10000, 20000), 1);
 	ck_assert_uint_ge(run_handlers(0, &t, 50000, 10000, 20000), 9);
 	/* 3 ms every 4 ms (75 %) throttles at the 9th run */
-	FRESH();
+	fresh(&t);
 	ck_assert_uint_eq(run_handlers(0, &t, 8, 3000000, 4000000), 0);
 	ck_assert_uint_eq(run_handlers(0, &t, 1, 3000000, 4000000), 1);
 	/* 20 ms runs every 25 ms throttle despite the 10 ms per-run cap */
-	FRESH();
+	fresh(&t);
 	ck_assert_uint_eq(run_handlers(0, &t, 2, 20000000, 25000000), 0);
 	ck_assert_uint_eq(run_handlers(0, &t, 1, 20000000, 25000000), 1);
 	/* an NMI storm (back to back, 5 us each) is cut within 25 ms */
-	FRESH();
+	fresh(&t);
 	ck_assert_uint_eq(run_handlers(1, &t, 6000, 5000, 5000), 1);
 	ck_assert_uint_eq(cc.ctx[1].st.nmis_handled, 6000);
-#undef FRESH
 }
 END_TEST
 
@@ -1339,24 +1342,20 @@ START_TEST(test_throttle_rate)
 	ck_assert_uint_eq(run_handlers(0, &t, per_win, 800, 4000), 0);
 	ck_assert_uint_eq(run_handlers(0, &t, 1, 800, 4000), 1);
 	/* 90 kHz for a second: under the cap, no verdict either way */
-	capture__reset(&cc);
-	t += 1000000000ull;
+	fresh(&t);
 	ck_assert_uint_eq(run_handlers(0, &t, 90000, 800, 11111), 0);
 	ck_assert_uint_eq(run_verdicts(0, &t, 90000, 800, 11111, CAPTURE_RATE_RAISE), 0);
 	/* 30 kHz windows close quiet on time but not on rate (60 kHz would
 	 * be more than half the cap): kept; 20 kHz windows raise */
-	capture__reset(&cc);
-	t += 1000000000ull;
+	fresh(&t);
 	ck_assert_uint_eq(run_verdicts(0, &t, 30000, 800, 33333, CAPTURE_RATE_RAISE), 0);
 	ck_assert_uint_ge(run_verdicts(0, &t, 20000, 800, 50000, CAPTURE_RATE_RAISE), 9);
 	/* the budget off: the cap still throttles */
-	capture__reset(&cc);
-	t += 1000000000ull;
+	fresh(&t);
 	cc.max_cpu_pct = 0;
 	ck_assert_uint_ge(run_handlers(0, &t, 250000, 800, 4000), 9);
 	/* the cap off: 250 kHz at 0.8 us is only 20 % CPU, never throttled */
-	capture__reset(&cc);
-	t += 1000000000ull;
+	fresh(&t);
 	cc.max_rate = 0;
 	ck_assert_uint_eq(run_handlers(0, &t, 250000, 800, 4000), 0);
 }
