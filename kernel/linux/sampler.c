@@ -835,13 +835,14 @@ void pp_session_free_rings(struct pp_session *s)
 }
 
 /* The handlers' CPU budget before sampling slows down (capture.h); 0 turns
- * throttling off, as perf's kernel.perf_cpu_time_max_percent = 0 does: for
- * emulators, where a handler's wall time says little about its cost. */
+ * the budget off, as perf's kernel.perf_cpu_time_max_percent = 0 does: for
+ * emulators, where a handler's wall time says little about its cost. The
+ * rate cap (max_sample_rate) still applies; both 0: never throttle. */
 static unsigned int pp_max_handler_pct = CAPTURE_MAX_CPU_PCT;
 module_param_named(max_handler_pct, pp_max_handler_pct, uint, 0644);
 MODULE_PARM_DESC(max_handler_pct,
 		 "percent of a CPU the sample handlers may use before the rate is lowered "
-		 "(default 25; 0 = never throttle; read at START)");
+		 "(default 25; 0 = no budget, max_sample_rate still applies; read at START)");
 
 /* Handler runs per second per CPU before the rate is lowered whatever they
  * cost, as perf's kernel.perf_event_max_sample_rate (capture.h); 0: no
