@@ -24,10 +24,25 @@ PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS)) $(BUILD)/ge
 # of --symfs FILE, dlopen()ed when first used (libarchive_dl.h), not linked
 # libdw (libdw-dev): the DWARF CFI unwinder (unwind.c)
 # jansson (libjansson-dev): every --json output and the speedscope export
+#
+# These are linked from their static archives when all of them are installed
+# (Debian's -dev packages ship them): binding ten shared libraries at start-up
+# was about a tenth of a short conversion (0.4-0.5 ms of 5 ms for an 8 s
+# recording, bench/RESULTS.md 5d). glibc stays shared (libarchive is
+# dlopen()ed); no libm (render_common.c's rc_round). Elsewhere (e.g. no
+# libdw.a), the shared libraries as pkg-config names them.
+PMUCONV_STATIC_ARCHIVES := dw elf bz2 lzma z jansson protobuf-c
+PMUCONV_STATIC_MISSING := $(shell for l in $(PMUCONV_STATIC_ARCHIVES); do \
+	test -f "$$($(CC) -print-file-name=lib$$l.a)" || echo $$l; done)
+ifeq ($(PMUCONV_STATIC_MISSING),)
+PMUCONV_LIBS := -Wl,-Bstatic -ldw -lelf -lbz2 -llzma -lz -ljansson -Wl,-Bdynamic -liberty
+PMUCONV_EXPORT_LIBS := -Wl,-Bstatic -lprotobuf-c -lz -Wl,-Bdynamic
+else
 PMUCONV_LIBS := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw) \
-	$(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty -ljansson -lm
+	$(shell pkg-config --libs libelf 2>/dev/null || echo -lelf) -liberty -ljansson
 PMUCONV_EXPORT_LIBS := $(shell pkg-config --libs libprotobuf-c 2>/dev/null || echo -lprotobuf-c) \
 	$(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
+endif
 PMUCONV_CFLAGS_ELF := $(shell pkg-config --cflags libelf 2>/dev/null)
 EXTRA_CFLAGS_host_pmuconv_ += $(PMUCONV_CFLAGS_ELF) -Wa,-I$(CURDIR) -I$(abspath $(BUILD))/gen
 # render_assets.c embeds the script and style sheets (.incbin)

@@ -250,10 +250,26 @@ char *rc_fmt_pp(char *buf, double pp)
 	return buf;
 }
 
+double rc_round(double x)
+{
+	long long t;
+	double frac;
+
+	if (!(fabs(x) < 0x1p52)) /* already an integer, an infinity or NaN */
+		return x;
+	t = (long long)x;     /* toward zero, exact below 2^52 */
+	frac = x - (double)t; /* exact too */
+	if (frac >= 0.5)
+		t++;
+	else if (frac <= -0.5)
+		t--;
+	return t == 0 && signbit(x) ? -0.0 : (double)t;
+}
+
 char *rc_fmt_coord(char *buf, double v)
 {
 	/* round to hundredths first so -0.00 and 1.999 print cleanly */
-	double r = round(v * 100.0) / 100.0;
+	double r = rc_round(v * 100.0) / 100.0;
 	int n;
 
 	if (r == 0)
@@ -333,7 +349,7 @@ struct rc_rgb rc_diff_color(double delta, double max_abs)
 	/* tiny changes stay visibly tinted so that "changed" differs from "same" */
 	if (delta != 0 && s < 0.08)
 		s = 0.08;
-	fade = (uint8_t)lround(255.0 - 200.0 * s);
+	fade = (uint8_t)rc_round(255.0 - 200.0 * s);
 	if (delta > 0)
 		c = (struct rc_rgb){255, fade, fade};
 	else if (delta < 0)

@@ -57,6 +57,10 @@ char *rc_fmt_u64(char *buf, uint64_t v);
 char *rc_fmt_pct(char *buf, uint64_t part, uint64_t whole);
 /* Signed percentage points "+1.25" / "-0.50" / "0.00". buf: 24 bytes. */
 char *rc_fmt_pp(char *buf, double pp);
+/* round(3): to the nearest integer, halves away from zero, without libm
+ * (pmuconv links no libm: loading it cost each run about 50 us of a 5 ms
+ * conversion, bench/RESULTS.md 5d, for two roundings). */
+double rc_round(double x);
 /* A coordinate with at most 2 decimals and no trailing zeros ("12.5").
  * buf: 32 bytes. */
 char *rc_fmt_coord(char *buf, double v);

@@ -11,6 +11,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,37 @@ START_TEST(test_numbers)
 	ck_assert_str_eq(rc_fmt_coord(b, 1.999), "2");
 	ck_assert_str_eq(rc_fmt_coord(b, 0.126), "0.13");
 	ck_assert_str_eq(rc_fmt_coord(b, -0.001), "0");
+}
+END_TEST
+
+/* rc_round against libm's round(3): halves, the largest double below 0.5,
+ * both sides of 2^52, huge values, signed zeros, infinities, NaN, and a
+ * sweep of values at every hundredth and just beside it. */
+START_TEST(test_round_like_libm)
+{
+	static const double edge[] = {
+		0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
+		-0.49999999999999994, 0.3, -0.3, 4503599627370495.5, -4503599627370495.5,
+		4503599627370496.0, 4503599627370497.0, 9007199254740993.0, 1e300, -1e300,
+		HUGE_VAL, -HUGE_VAL, 255.0, 54.5, 127.49999999999999,
+	};
+	char a[32], b[32];
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		snprintf(a, sizeof(a), "%a", rc_round(edge[i]));
+		snprintf(b, sizeof(b), "%a", round(edge[i]));
+		ck_assert_msg(!strcmp(a, b), "rc_round(%a) = %s, round = %s", edge[i], a, b);
+	}
+	ck_assert(isnan(rc_round(NAN)));
+	for (int i = -200000; i <= 200000; i++) {
+		double v = i / 100.0, vs[3] = {v, nextafter(v, -INFINITY), nextafter(v, INFINITY)};
+
+		for (int k = 0; k < 3; k++) {
+			snprintf(a, sizeof(a), "%a", rc_round(vs[k] * 100.0));
+			snprintf(b, sizeof(b), "%a", round(vs[k] * 100.0));
+			ck_assert_msg(!strcmp(a, b), "rc_round(%a) = %s, round = %s", vs[k] * 100.0, a, b);
+		}
+	}
 }
 END_TEST
 
@@ -964,7 +996,7 @@ int main(int argc, char **argv)
 
 	Suite *s = suite_create("render");
 	TCase *tc = pp_tcase(s, "escape", NULL, NULL,
-			     PP_TESTS(test_escape_buf_truncates, test_labels, test_numbers,
+			     PP_TESTS(test_escape_buf_truncates, test_labels, test_numbers, test_round_like_libm,
 				      test_colors, test_script_embeddable));
 	tcase_add_loop_test(tc, test_escape_table, 0,
 			    (int)(sizeof(esc_cases) / sizeof(esc_cases[0])));
