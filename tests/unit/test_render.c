@@ -299,10 +299,30 @@ END_TEST
 START_TEST(test_round_like_libm)
 {
 	static const double edge[] = {
-		0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
-		-0.49999999999999994, 0.3, -0.3, 4503599627370495.5, -4503599627370495.5,
-		4503599627370496.0, 4503599627370497.0, 9007199254740993.0, 1e300, -1e300,
-		HUGE_VAL, -HUGE_VAL, 255.0, 54.5, 127.49999999999999,
+		0.0,
+		-0.0,
+		0.5,
+		-0.5,
+		1.5,
+		-1.5,
+		2.5,
+		-2.5,
+		0.49999999999999994,
+		-0.49999999999999994,
+		0.3,
+		-0.3,
+		4503599627370495.5,
+		-4503599627370495.5,
+		4503599627370496.0,
+		4503599627370497.0,
+		9007199254740993.0,
+		1e300,
+		-1e300,
+		HUGE_VAL,
+		-HUGE_VAL,
+		255.0,
+		54.5,
+		127.49999999999999,
 	};
 	char a[32], b[32];
 
@@ -318,7 +338,8 @@ START_TEST(test_round_like_libm)
 		for (int k = 0; k < 3; k++) {
 			snprintf(a, sizeof(a), "%a", rc_round(vs[k] * 100.0));
 			snprintf(b, sizeof(b), "%a", round(vs[k] * 100.0));
-			ck_assert_msg(!strcmp(a, b), "rc_round(%a) = %s, round = %s", vs[k] * 100.0, a, b);
+			ck_assert_msg(!strcmp(a, b), "rc_round(%a) = %s, round = %s", vs[k] * 100.0,
+				      a, b);
 		}
 	}
 }
@@ -996,8 +1017,8 @@ int main(int argc, char **argv)
 
 	Suite *s = suite_create("render");
 	TCase *tc = pp_tcase(s, "escape", NULL, NULL,
-			     PP_TESTS(test_escape_buf_truncates, test_labels, test_numbers, test_round_like_libm,
-				      test_colors, test_script_embeddable));
+			     PP_TESTS(test_escape_buf_truncates, test_labels, test_numbers,
+				      test_round_like_libm, test_colors, test_script_embeddable));
 	tcase_add_loop_test(tc, test_escape_table, 0,
 			    (int)(sizeof(esc_cases) / sizeof(esc_cases[0])));
 	pp_tcase(s, "flamegraph", NULL, NULL,
