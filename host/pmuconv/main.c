@@ -7,6 +7,7 @@
  * and wires its pipeline.
  */
 #include "cli.h"
+#include "heap.h"
 
 static const struct pc_cmd {
 	const char *name;
@@ -72,5 +73,6 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	pc_heap_setup();
 	return c->fn(argc - 1, argv + 1);
 }
