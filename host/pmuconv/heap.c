@@ -15,6 +15,8 @@
  */
 #include "heap.h"
 
+#include "pmuprof/x86_paging.h"
+
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,8 +24,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define HEAP_PAD (16u << 20)
-#define HUGE_PAGE (2u << 20) /* x86-64's PMD size */
+#define HEAP_PAD  (16u << 20)
+#define HUGE_PAGE (1u << X86_PAGE_SHIFT_2M) /* a transparent huge page */
 
 void pc_heap_setup(void)
 {
