@@ -77,7 +77,7 @@ for _ in range(n):
         sys.exit(1)
     t = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     best = t if best is None or t < best else best
-print("%.4f" % best)
+print("%.5f" % best)
 PY
 }
 # the recording packed (P) and whole (F): one of them is the kept file
