@@ -29,11 +29,18 @@ PMUCONV_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(PMUCONV_ALL_SRCS)) $(BUILD)/ge
 # (Debian's -dev packages ship them): binding ten shared libraries at start-up
 # was about a tenth of a short conversion (0.4-0.5 ms of 5 ms for an 8 s
 # recording, bench/RESULTS.md 5d). glibc stays shared (libarchive is
-# dlopen()ed); no libm (render_common.c's rc_round). Elsewhere (e.g. no
-# libdw.a), the shared libraries as pkg-config names them.
+# dlopen()ed); no libm (render_common.c's rc_round). PMUCONV_STATIC=no (the
+# .deb's choice, debian/rules: security updates of zlib, xz and elfutils then
+# reach pmuconv) or a missing archive (e.g. Fedora without
+# elfutils-devel-static): the shared libraries as pkg-config names them.
+PMUCONV_STATIC ?= auto
 PMUCONV_STATIC_ARCHIVES := dw elf bz2 lzma z jansson protobuf-c
+ifeq ($(PMUCONV_STATIC),no)
+PMUCONV_STATIC_MISSING := all (PMUCONV_STATIC=no)
+else
 PMUCONV_STATIC_MISSING := $(shell for l in $(PMUCONV_STATIC_ARCHIVES); do \
 	test -f "$$($(CC) -print-file-name=lib$$l.a)" || echo $$l; done)
+endif
 ifeq ($(PMUCONV_STATIC_MISSING),)
 PMUCONV_LIBS := -Wl,-Bstatic -ldw -lelf -lbz2 -llzma -lz -ljansson -Wl,-Bdynamic -liberty
 PMUCONV_EXPORT_LIBS := -Wl,-Bstatic -lprotobuf-c -lz -Wl,-Bdynamic

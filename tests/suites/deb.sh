@@ -41,6 +41,9 @@ dpkg-deb -e "$dkms" "$x/ctl" && grep -q 'DKMS_NAME=pmuprof' "$x/ctl/postinst" &&
 	grep -q "DKMS_VERSION=$VER" "$x/ctl/postinst" && ok dkms-postinst || ko dkms-postinst "postinst does not run DKMS for pmuprof $VER"
 dpkg-deb -x "$dkms" "$x/d" && grep -q "PACKAGE_VERSION=\"$VER\"" "$x/d/usr/src/pmuprof-$VER/dkms.conf" &&
 	ok dkms-conf-version || ko dkms-conf-version "dkms.conf lacks PACKAGE_VERSION=$VER"
+# the package links pmuconv's libraries shared (debian/rules: PMUCONV_STATIC=no)
+dpkg-deb -f "$tools" Depends | grep -q 'libdw1' && ok tools-depends-libdw ||
+	ko tools-depends-libdw "Depends: $(dpkg-deb -f "$tools" Depends) (pmuconv linked libdw statically?)"
 dpkg-deb -x "$tools" "$x/t" && [ "$("$x/t/usr/bin/pmuconv" --version 2>&1)" = "pmuconv $VER" ] &&
 	ok tools-run || ko tools-run "packaged pmuconv --version: $("$x/t/usr/bin/pmuconv" --version 2>&1 | head -c 200)"
 [ "$(git status --porcelain 2>/dev/null)" = "$before" ] && ok tree-untouched ||
