@@ -21,7 +21,11 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else # an unpacked tarball: everything but the build tree
 	tar -cf - --exclude=./build --exclude=./out . | tar -xf - -C "$src"
 fi
-(cd "$src" && dpkg-buildpackage -b -us -uc >../build.log 2>&1) || {
+# without the calling make's variables: a BUILD=... given to `make deb`
+# reaches every sub-make through MAKEFLAGS, and the package would be built
+# into (and relinked over) the caller's build tree instead of its own
+(cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u BUILD \
+	dpkg-buildpackage -b -us -uc >../build.log 2>&1) || {
 	tail -n 20 "$out/build.log" >&2
 	echo "deb: dpkg-buildpackage failed; full log in $out/build.log" >&2
 	exit 1

@@ -12,6 +12,8 @@ OUT=$BUILD/deb
 ok() { echo "PASS: deb/$1"; }
 ko() { echo "FAIL: deb/$1 ($2)"; }
 before=$(git status --porcelain 2>/dev/null)
+# the caller's binaries, which the package build must leave alone
+bins_before=$(ls -l --time-style=+%s.%N "$BUILD"/bin/ 2>/dev/null | md5sum)
 if ! make --no-print-directory -s deb BUILD="$BUILD" >"$BUILD/deb.log" 2>&1; then
 	ko make-deb "$(tail -n 3 "$BUILD/deb.log" | tr '\n' ' ')"
 	exit 0
@@ -46,6 +48,8 @@ dpkg-deb -f "$tools" Depends | grep -q 'libdw1' && ok tools-depends-libdw ||
 	ko tools-depends-libdw "Depends: $(dpkg-deb -f "$tools" Depends) (pmuconv linked libdw statically?)"
 dpkg-deb -x "$tools" "$x/t" && [ "$("$x/t/usr/bin/pmuconv" --version 2>&1)" = "pmuconv $VER" ] &&
 	ok tools-run || ko tools-run "packaged pmuconv --version: $("$x/t/usr/bin/pmuconv" --version 2>&1 | head -c 200)"
+[ "$(ls -l --time-style=+%s.%N "$BUILD"/bin/ 2>/dev/null | md5sum)" = "$bins_before" ] &&
+	ok build-untouched || ko build-untouched "make deb relinked $BUILD/bin (the package is built in its own tree)"
 [ "$(git status --porcelain 2>/dev/null)" = "$before" ] && ok tree-untouched ||
 	ko tree-untouched "git status changed: $(git status --porcelain | head -n 3 | tr '\n' ' ')"
 exit 0
