@@ -95,6 +95,16 @@ pre bad-cpu "-C 9999: a CPU number is beyond this machine's CPUs" -C 9999 -- tru
 pre bad-cpu-list "-C 1-x: give a CPU list" -C 1-x -- true
 pre no-pid "-p 999999999: no such process" -p 999999999
 pre no-command "cannot run 'no-such-program-x': No such file or directory" -- no-such-program-x
+# a ring too small for the stack copies: named as a usage error (exit 2),
+# with the size to give, before the module (which would only say EINVAL)
+"$PMUCTL" record --call-graph dwarf,16384 --ring-size 64K -a -o "$D/x.pmu" >out.txt 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- 'a ring of 65536 bytes (--ring-size) is too small for --call-graph dwarf,16384: .* give --ring-size 128K or more' out.txt &&
+	[ ! -e "$D/x.pmu" ]; then
+	pass record-ring-too-small-for-copy
+else
+	fail record-ring-too-small-for-copy "exit $rc: $(head -c 300 out.txt)"
+fi
 # -C together with -p or COMMAND is accepted (the module is what is missing)
 "$PMUCTL" record -C 0 -o "$D/x.pmu" -- true >out.txt 2>&1
 if [ -e /dev/pmuprof ] || grep -q 'module is not loaded' out.txt; then

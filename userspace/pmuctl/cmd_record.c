@@ -53,7 +53,7 @@ struct recorder {
 	struct ksyms *ks;
 	uint64_t last_samples[PMUPROF_MAX_EVENTS];
 	uint64_t start_mono, last_status, last_flush;
-	bool tty, status_shown;
+	bool tty, status_shown, loss_warned;
 };
 
 static void human_bytes(uint64_t b, char *out, size_t len)
@@ -112,10 +112,56 @@ static int on_child(void *ctx)
 	return ret < 0 ? ret : r->t.done;
 }
 
+/* A ring size as --ring-size takes it: "512K", "8M" (powers of two). */
+static void ring_arg(uint64_t b, char *out, size_t len)
+{
+	if (b >= (1u << 20))
+		snprintf(out, len, "%" PRIu64 "M", b >> 20);
+	else
+		snprintf(out, len, "%" PRIu64 "K", b >> 10);
+}
+
+/*
+ * The first lost sample, as soon as a tick sees it (not only in the summary
+ * at the end): the ring in use, and one four times larger (within the
+ * module's limit) to record with next time.
+ */
+static void warn_first_loss(struct recorder *r)
+{
+	uint64_t ring = r->s.cfg.ring_size	 ? r->s.cfg.ring_size
+			: r->s.info.ring_default ? r->s.info.ring_default
+						 : PMUPROF_RING_DEFAULT;
+	uint64_t max = r->s.info.ring_max ? r->s.info.ring_max : PMUPROF_RING_MAX;
+	uint64_t bigger = ring * 4 < max ? ring * 4 : max;
+	char now[32], next[32];
+
+	r->loss_warned = true;
+	ring_arg(ring, now, sizeof(now));
+	ring_arg(bigger, next, sizeof(next));
+	if (r->status_shown)
+		fprintf(stderr, "\r\033[K");
+	if (bigger > ring)
+		pmuctl_warn("samples are being lost (%" PRIu64 " so far): the %s rings per CPU "
+			    "fill faster than pmuctl empties them; next time record with "
+			    "--ring-size %s, a longer period (-c) or a lower -F%s",
+			    r->d.n.lost, now, next,
+			    r->o.ustack_copy ? ", or copy less stack (--call-graph dwarf,SIZE)"
+					     : "");
+	else
+		pmuctl_warn("samples are being lost (%" PRIu64 " so far): the %s rings per CPU "
+			    "(the module's largest) fill faster than pmuctl empties them; next "
+			    "time record with a longer period (-c) or a lower -F%s",
+			    r->d.n.lost, now,
+			    r->o.ustack_copy ? ", or copy less stack (--call-graph dwarf,SIZE)"
+					     : "");
+}
+
 static void on_tick(void *ctx, uint64_t now)
 {
 	struct recorder *r = ctx;
 
+	if (r->d.n.lost && !r->loss_warned)
+		warn_first_loss(r);
 	if (r->tty && now - r->last_status >= STATUS_INTERVAL_MS * 1000000ull)
 		status_line(r, now);
 	if (now - r->last_flush >= FLUSH_INTERVAL_MS * 1000000ull) {

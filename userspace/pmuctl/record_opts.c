@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pmuctl record: options (record_opts.h). */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -264,6 +265,22 @@ int record_opts__parse(struct record_opts *o, int argc, char **argv)
 					  "--%s needs -p PID or COMMAND (-a and -C alone "
 					  "record every process anyway)",
 					  o->inherit ? "inherit" : "no-inherit");
+	if (o->ustack_copy && o->ring_size &&
+	    o->ring_size / 4 < PMUPROF_READ_MIN_COPY(o->ustack_copy)) {
+		/* the module's rule (kernel/nmi/session.c): 4 of the largest records */
+		uint64_t need = 4 * (uint64_t)PMUPROF_READ_MIN_COPY(o->ustack_copy), ring = 1;
+
+		while (ring < need)
+			ring <<= 1;
+		return pmuctl_usage_error(
+			"record",
+			"a ring of %" PRIu64
+			" bytes (--ring-size) is too small for --call-graph dwarf,%u: it "
+			"must hold 4 of the largest samples (%" PRIu64 " bytes each); give "
+			"--ring-size %" PRIu64 "K or more, or copy less stack",
+			o->ring_size, o->ustack_copy,
+			(uint64_t)PMUPROF_READ_MIN_COPY(o->ustack_copy), ring >> 10);
+	}
 	if (o->depth && !o->callgraph)
 		pmuctl_warn("--depth without -g: no call stacks are recorded");
 	return 0;

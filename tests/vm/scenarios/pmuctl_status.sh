@@ -4,7 +4,9 @@
 # samples/s per event, lost, bytes written), rewritten in place with
 # "\r ESC[K", then the end summary; Ctrl-C (SIGINT from the terminal side)
 # stops it with a complete file. Without a terminal there is no status line.
-# needs: module bin:pmuctl bin:ptyrun
+# When samples are lost, one warning says so as soon as pmuctl sees it (with
+# a --ring-size to try), before the end summary's WARNING.
+# needs: module bin:pmuctl bin:ptyrun bin:split7030
 # timeout: 120
 
 load_module
@@ -41,5 +43,27 @@ out3=$RESULTS/notty.txt
 pmuctl record -e cpu-clock -a --duration 2 -o "$RESULTS/notty.pmu" </dev/null >"$out3" 2>&1
 grep -q "$ESC" "$out3" && fail_check no-status-without-tty "escape sequences in redirected output" ||
 	pass_check no-status-without-tty
+
+# Losing samples: 128 KiB rings and 16 KiB stack copies at 20 kHz on a busy
+# CPU overflow under TCG. The warning comes once, while recording (before
+# the end summary), names the ring in use and one four times larger.
+out4=$RESULTS/lost.txt
+bg taskset -c 1 split7030 -s 6
+wl=$!
+pmuctl record -e cpu-clock -F 20000 --call-graph dwarf,16384 --ring-size 128K -C 1 \
+	--duration 3 -o "$RESULTS/lost.pmu" </dev/null >"$out4" 2>&1
+kill $wl 2>/dev/null
+wait $wl 2>/dev/null
+cat "$out4" >>"$RESULTS/scenario.log"
+nw=$(grep -c '^pmuctl: warning: samples are being lost ([0-9]* so far): the 128K rings per CPU fill faster than pmuctl empties them; next time record with --ring-size 512K, a longer period (-c) or a lower -F, or copy less stack (--call-graph dwarf,SIZE)$' "$out4")
+lw=$(grep -n 'samples are being lost' "$out4" | head -n 1 | cut -d: -f1)
+ls=$(grep -n '^pmuctl: recorded ' "$out4" | head -n 1 | cut -d: -f1)
+if ! grep -q 'were LOST because the rings overflowed' "$out4"; then
+	fail_check loss-warned-early "no loss at all (the summary has no LOST warning): $(tail -n 3 "$out4" | tr '\n' ' ')"
+elif [ "$nw" = 1 ] && [ -n "$ls" ] && [ "$lw" -lt "$ls" ]; then
+	pass_check loss-warned-early
+else
+	fail_check loss-warned-early "$nw warnings (want 1, at line ${lw:-none}, before the summary at ${ls:-none}): $(head -c 600 "$out4")"
+fi
 unload_module
 exit 0
