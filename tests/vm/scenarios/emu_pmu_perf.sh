@@ -87,9 +87,9 @@ else
 	# with a 1.43 ms perf NMI in dmesg; not understood yet): its
 	# throttle/lost records, the samples' times, the run's NMI lines
 	perf report -D -i /tmp/loop.data 2>/dev/null |
-		grep -c 'PERF_RECORD_\(THROTTLE\|UNTHROTTLE\|LOST\)' | sed 's/^/throttle+lost records: /' >>"$RESULTS/scenario.log"
+		grep -cE 'PERF_RECORD_(THROTTLE|UNTHROTTLE|LOST)' | sed 's/^/throttle+lost records: /' >>"$RESULTS/scenario.log"
 	perf script -i /tmp/loop.data -F cpu,time,ip 2>/dev/null >>"$RESULTS/scenario.log"
-	dmesg | grep -i 'nmi\|perf' | tail -n 20 >>"$RESULTS/scenario.log"
+	dmesg | grep -iE 'nmi|perf' | tail -n 20 >>"$RESULTS/scenario.log"
 	fail_check record-exact-pmis "$nsamp samples, want floor($i2/$P) = $want (scenario.log has perf's records)"
 fi
 # P = 1 (mod 3): successive overflows land on successive loop instructions,
