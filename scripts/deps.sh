@@ -16,6 +16,9 @@ meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev python3-venv flex bi
 PKGS="$PKGS protobuf-c-compiler libprotobuf-c-dev golang-go"
 # make deb (Debian's packaging tools; dpkg-dev is above)
 PKGS="$PKGS debhelper dh-dkms"
+# pmuconv's static link (host/pmuconv/build.mk): libdw.a needs these archives
+# too (libdw-dev pulls in liblzma-dev but not libbz2-dev)
+PKGS="$PKGS liblzma-dev libbz2-dev"
 # `deps.sh soak` also installs what only `make soak` needs (clang for libFuzzer).
 [ "${1:-}" = soak ] && PKGS="$PKGS clang"
 missing=""
