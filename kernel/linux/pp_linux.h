@@ -82,6 +82,34 @@ static inline void pp_vfree(const void *p)
 void pp_debugfs_init(void);
 void pp_debugfs_exit(void);
 
+/* Linux pt_regs wrapped in the portable form; plat_kernel_stack() finds
+ * the pt_regs with container_of (see platform_linux.c). */
+struct pp_linux_regs {
+	struct pp_regs pp;
+	struct pt_regs *pt;
+};
+
+struct pp_cpu;
+struct pp_session;
+
+/*
+ * One NMI's sample context (sampler.c: pp_nmi_handler and the PMU layer's
+ * glue). It lives in each CPU's pp_cpu, not on the handler's stack: an NMI
+ * handler does not nest with itself on one CPU, and the fields that never
+ * change (pc, s, and the pointers of cn but its time) are set once at load
+ * (pp_sampler_init), not on every NMI (issue 15: instructions per sample).
+ */
+struct pp_emit_ctx {
+	struct pp_cpu *pc;    /* constant: the CPU's own pp_cpu */
+	struct pp_session *s; /* constant: &pp_sess */
+	struct pt_regs *regs; /* this NMI's interrupted registers */
+	struct pp_linux_regs lr;
+	bool converted; /* lr holds regs (pp_convert) */
+	bool wake;
+	u64 now;
+	struct capture_nmi cn; /* cc, p, r, regs, wake constant; now_ns per NMI */
+};
+
 /*
  * Everything the NMI handler touches on one CPU, fetched once with
  * this_cpu_ptr() at its top.
@@ -111,6 +139,7 @@ struct pp_cpu {
 	u64 read_records;	   /* reader side (process context) */
 	u64 read_bytes;
 	u32 cpu;
+	struct pp_emit_ctx ec; /* the NMI handler's (sampler.c) */
 };
 
 /* STOP waits this long for the last NMI IPIs to be taken (sampler.c:
@@ -148,12 +177,6 @@ extern struct pp_session pp_sess;
 extern struct pmu_caps pp_caps;
 extern atomic_t pp_open_count;
 
-/* Linux pt_regs wrapped in the portable form; plat_kernel_stack() finds
- * the pt_regs with container_of (see platform_linux.c). */
-struct pp_linux_regs {
-	struct pp_regs pp;
-	struct pt_regs *pt;
-};
 void pp_regs_from_pt(struct pp_linux_regs *lr, struct pt_regs *regs, bool want_segs);
 /* Session flags that read more of the interrupted registers than IP,
  * flags, SP and BP: the decoder (every GPR, FS/GS bases) and the user

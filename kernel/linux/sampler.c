@@ -190,54 +190,61 @@ static __always_inline void pp_rate(enum capture_rate r, struct pp_cpu *pc, stru
 		pp_rate_change(r, pc, s, ctx, now, wake);
 }
 
-struct pp_emit_ctx {
-	struct pp_cpu *pc;
-	struct pp_session *s;
-	struct pt_regs *regs;
-	struct pp_linux_regs lr;
-	bool converted;
-	bool wake;
-	u64 now;
-	struct capture_nmi cn; /* set by pp_convert */
-};
-
 /*
  * The interrupted registers in portable form, once per NMI, as far as the
  * session reads them: all of them (and the segment bases, want_segs) for
  * the instruction decoder (DATA_ADDR, CODE_PAGE), the user register dump
  * (USTACK_COPY) and the PEBS check; otherwise IP, flags, SP and BP, which
  * is all capture reads then (the mode, the IP, the frame-pointer walk):
- * 16 loads and stores fewer per sample (issue 15).
+ * 16 loads and stores fewer per sample (issue 15). ec->cn's pointers are
+ * set at load (pp_emit_ctx_init), its time per NMI by the handler.
  */
-static __always_inline void pp_convert(struct pp_emit_ctx *ec)
+static __always_inline void pp_convert_regs(struct pp_emit_ctx *ec)
 {
-	const struct pp_session *s = ec->s;
+	const struct pp_session *s = &pp_sess;
 
-	if (ec->converted)
-		return;
 	ec->converted = true;
-	ec->cn.cc = &ec->pc->cap;
-	ec->cn.p = &s->plan.cap;
-	ec->cn.r = &ec->pc->ring;
-	ec->cn.regs = &ec->lr.pp;
-	ec->cn.now_ns = ec->now;
-	ec->cn.wake = &ec->wake;
 	if ((s->plan.cap.flags & PP_CF_ALL_REGS) || s->plan.pmu.pebs_enable)
 		pp_regs_from_pt(&ec->lr, ec->regs, want_segs(s));
 	else
 		pp_regs_from_pt_min(&ec->lr, ec->regs);
 }
 
+/* pp_convert_regs once per NMI, where a sample may not come (NMI IPI,
+ * PEBS); out of line. [NMI] */
+static noinline void pp_convert(struct pp_emit_ctx *ec)
+{
+	if (!ec->converted)
+		pp_convert_regs(ec);
+}
+NOKPROBE_SYMBOL(pp_convert);
+
+/* The constant part of a CPU's emit context (struct pp_emit_ctx). */
+static void pp_emit_ctx_init(struct pp_cpu *pc)
+{
+	struct pp_emit_ctx *ec = &pc->ec;
+
+	ec->pc = pc;
+	ec->s = &pp_sess;
+	ec->cn.cc = &pc->cap;
+	ec->cn.p = &pp_sess.plan.cap;
+	ec->cn.r = &pc->ring;
+	ec->cn.regs = &ec->lr.pp;
+	ec->cn.wake = &ec->wake;
+}
+
 /* The PMU layer's sample sink (kernel/pmu/pmu.h: a direct call, bound at
- * link time). [NMI] */
+ * link time). The handler has converted the registers before it asked the
+ * PMU layer (pp_nmi_handler). [NMI] */
 void pmu__glue_emit(void *arg, u32 event, u64 period)
 {
 	struct pp_emit_ctx *ec = arg;
-	struct pp_session *s = ec->s;
+	const struct pp_session *s = &pp_sess;
 
 	if (!READ_ONCE(ec->pc->sampling) || event >= s->plan.cap.nr_events)
 		return;
-	pp_convert(ec);
+	if (unlikely(!ec->converted))
+		pp_convert(ec);
 	capture__sample_nmi(&ec->cn, s->plan.cfg.events[event].source, event, period);
 }
 NOKPROBE_SYMBOL(pmu__glue_emit);
@@ -308,8 +315,8 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct pp_cpu *pc = this_cpu_ptr(pp_cpus);
 	struct pp_session *s = &pp_sess;
-	struct pp_emit_ctx ec PP_NOINIT; /* every field set below or before use */
-	int handled = 0, n;
+	struct pp_emit_ctx *ec = &pc->ec; /* constant fields set at load */
+	int handled = 0, n = 0;
 	u64 t_end, tsc0;
 
 	int pending = atomic_read_acquire(&pc->nmi_pending); /* H0, pairs with P1, P2 */
@@ -321,27 +328,32 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		return NMI_DONE;
 	}
 
-	ec.pc = pc;
-	ec.s = s;
-	ec.regs = regs;
-	ec.converted = false;
-	ec.wake = false;
-	ec.now = plat_now_ns();
+	ec->regs = regs;
+	ec->converted = false;
+	ec->wake = false;
+	ec->now = plat_now_ns();
+	ec->cn.now_ns = ec->now;
 	tsc0 = rdtsc(); /* the handler's own time: pp_handler_end */
 
-	n = READ_ONCE(pc->pmu_running) ? pmu__handle_nmi_at(&pc->pmu, &ec, ec.now) : 0;
+	if (READ_ONCE(pc->pmu_running)) {
+		/* the registers now, not per sample in pmu__glue_emit: nearly
+		 * every NMI that reaches here with counters running is a PMI */
+		if (READ_ONCE(pc->sampling))
+			pp_convert_regs(ec);
+		n = pmu__handle_nmi_at(&pc->pmu, ec, ec->now);
+	}
 	/* An NMI that served a PMI takes the outstanding IPI only once the IPI
 	 * must have landed: one not raised yet, or a young one, is still in
 	 * flight or latched behind this NMI, and will come as an NMI of its own
 	 * (header comment). */
-	if (ipiplan__take_ipi(pending, n > 0, ec.now, READ_ONCE(pc->ipi_sent_ns),
+	if (ipiplan__take_ipi(pending, n > 0, ec->now, READ_ONCE(pc->ipi_sent_ns),
 			      PP_IPI_LANDED_NS) &&
 	    atomic_xchg(&pc->nmi_pending, IPIPLAN_IPI_NONE)) { /* H1, pairs with P0 */
 		handled++;
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.ipis_taken++;
 		if (READ_ONCE(pc->sampling) && s->plan.clock_event >= 0) {
-			pp_convert(&ec);
-			capture__sample_nmi(&ec.cn, PMUPROF_SOURCE_NMI_IPI, s->plan.clock_event,
+			pp_convert(ec);
+			capture__sample_nmi(&ec->cn, PMUPROF_SOURCE_NMI_IPI, s->plan.clock_event,
 					    READ_ONCE(pc->clock_period_ns));
 		}
 	}
@@ -357,8 +369,8 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 			if (pc->pmu.period[i] == pc->pmu_period_seen[i])
 				continue;
 			capture__period_changed(&pc->ring, s->plan.pmu.a[i].event,
-						pc->pmu_period_seen[i], pc->pmu.period[i], ec.now,
-						&ec.wake);
+						pc->pmu_period_seen[i], pc->pmu.period[i], ec->now,
+						&ec->wake);
 			pc->pmu_period_seen[i] = pc->pmu.period[i];
 		}
 	}
@@ -370,10 +382,10 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	}
 	if (READ_ONCE(pc->sampling)) {
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.overflow_loops_capped = pc->pmu.loops_capped;
-		t_end = pp_handler_end(s, ec.now, tsc0);
-		pp_rate(capture__handler_done(&pc->cap, CAPTURE_CTX_NMI, ec.now, t_end), pc, s,
-			CAPTURE_CTX_NMI, t_end, &ec.wake);
-		if (ec.wake)
+		t_end = pp_handler_end(s, ec->now, tsc0);
+		pp_rate(capture__handler_done(&pc->cap, CAPTURE_CTX_NMI, ec->now, t_end), pc, s,
+			CAPTURE_CTX_NMI, t_end, &ec->wake);
+		if (ec->wake)
 			irq_work_queue(&pc->wake_work);
 	}
 	return handled;
@@ -1011,6 +1023,7 @@ int pp_sampler_init(void)
 		struct pp_cpu *pc = per_cpu_ptr(pp_cpus, cpu);
 
 		pc->cpu = cpu;
+		pp_emit_ctx_init(pc);
 		atomic_set(&pc->nmi_pending, 0);
 		hrtimer_init(&pc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		pc->timer.function = pp_timer_fn;
