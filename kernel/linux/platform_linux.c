@@ -193,20 +193,6 @@ int plat_copy_kernel_nofault(void *dst, u64 kaddr, size_t n)
 }
 NOKPROBE_SYMBOL(plat_copy_kernel_nofault);
 
-void plat_current_task(struct pp_task *t)
-{
-	struct task_struct *p = current;
-
-	t->pid = p->tgid; /* initial pid namespace (task_pid_nr_ns is not exported) */
-	t->tid = p->pid;
-	t->idle = is_idle_task(p);
-	t->kthread = !!(p->flags & PF_KTHREAD);
-	/* comm may change under us (prctl); a torn name is harmless and
-	 * the caller NUL-terminates. */
-	memcpy(t->comm, p->comm, sizeof(t->comm));
-}
-NOKPROBE_SYMBOL(plat_current_task);
-
 enum pp_descent plat_task_descends_from(u32 tgid, unsigned int max_depth)
 {
 	return pp_task_descends_from(current, tgid, max_depth);

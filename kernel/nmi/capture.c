@@ -211,14 +211,24 @@ static bool kernel_ip(u64 ip)
 	return (s64)ip < 0;
 }
 
+/* Session flags that add to a sample more than its header: stacks, the
+ * data address, the code page, the user stack copy. */
+#define CAPTURE_CF_EXTRAS                                                                  \
+	(PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY | PMUPROF_CF_DATA_ADDR | \
+	 PMUPROF_CF_CODE_PAGE)
+
 /* The body of capture__sample_precise and capture__sample: inlined into
  * each, so that the one without a PEBS record (every PMI and NMI-IPI
  * sample) has no PEBS branch, register copy or spilled argument left
- * (issue 15: the handler's instructions per sample). */
+ * (issue 15: the handler's instructions per sample). `plain` (a constant
+ * at each inlining) says the caller found none of CAPTURE_CF_EXTRAS in
+ * p->flags: the branches that look at them are then left out at compile
+ * time, with the same record as their run-time tests would give. */
 static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
 				  const struct capture_params *p, struct ring *r,
 				  const struct pp_regs *iregs, u32 source, u32 event, u64 period,
-				  u64 now_ns, const struct capture_precise *pr, bool *wake)
+				  u64 now_ns, const struct capture_precise *pr, bool *wake,
+				  bool plain)
 {
 	struct capture_ctx *c = &cc->ctx[ctx];
 	struct pmuprof_sample *s;
@@ -253,7 +263,7 @@ static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
 	if (p->target == PMUPROF_TARGET_PID && !pid_match(c, p, &task))
 		goto filtered;
 
-	if (!regs->user && (p->flags & PMUPROF_CF_KSTACK) && p->privileged) {
+	if (!plain && !regs->user && (p->flags & PMUPROF_CF_KSTACK) && p->privileged) {
 		if (!iregs->user) {
 			/* the unwinder needs the interrupted regs themselves
 			 * (the platform finds its own frame from them) */
@@ -269,7 +279,7 @@ static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
 			nk = 1;
 		}
 	}
-	if (p->flags & (PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY)) {
+	if (!plain && (p->flags & (PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY))) {
 		if (regs->user && iregs->user) {
 			ur = regs;
 		} else if (!task.kthread && !task.idle && plat_user_regs(&uregs)) {
@@ -283,7 +293,7 @@ static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
 			sflags |= PMUPROF_SF_USTACK_COPY;
 	}
 
-	want_addr = p->flags & (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE);
+	want_addr = !plain && (p->flags & (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE));
 	if (want_addr) {
 		if (pr)
 			dataaddr__fill_known(&addr, regs, p->flags, p->privileged, pr->has_addr,
@@ -378,7 +388,7 @@ int capture__sample_precise(struct capture_cpu *cc, unsigned int ctx,
 			    const struct pp_regs *iregs, u32 source, u32 event, u64 period,
 			    u64 now_ns, const struct capture_precise *pr, bool *wake)
 {
-	return sample(cc, ctx, p, r, iregs, source, event, period, now_ns, pr, wake);
+	return sample(cc, ctx, p, r, iregs, source, event, period, now_ns, pr, wake, false);
 }
 PP_NOKPROBE(capture__sample_precise);
 
@@ -386,14 +396,34 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 		    struct ring *r, const struct pp_regs *regs, u32 source, u32 event, u64 period,
 		    u64 now_ns, bool *wake)
 {
-	return sample(cc, ctx, p, r, regs, source, event, period, now_ns, NULL, wake);
+	return sample(cc, ctx, p, r, regs, source, event, period, now_ns, NULL, wake, false);
 }
 PP_NOKPROBE(capture__sample);
 
-int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event, u64 period)
+/* capture__sample_nmi for sessions without CAPTURE_CF_EXTRAS (IP-only
+ * samples): no stack, address or copy code, and a frame of its own, not
+ * the full body's with its register copies. */
+static noinline int sample_nmi_plain(const struct capture_nmi *e, u32 source, u32 event,
+				     u64 period)
 {
 	return sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source, event, period, e->now_ns,
-		      NULL, e->wake);
+		      NULL, e->wake, true);
+}
+PP_NOKPROBE(sample_nmi_plain);
+
+static noinline int sample_nmi_full(const struct capture_nmi *e, u32 source, u32 event,
+				    u64 period)
+{
+	return sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source, event, period, e->now_ns,
+		      NULL, e->wake, false);
+}
+PP_NOKPROBE(sample_nmi_full);
+
+int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event, u64 period)
+{
+	if (!(e->p->flags & CAPTURE_CF_EXTRAS))
+		return sample_nmi_plain(e, source, event, period);
+	return sample_nmi_full(e, source, event, period);
 }
 PP_NOKPROBE(capture__sample_nmi);
 

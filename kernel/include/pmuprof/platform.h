@@ -115,7 +115,12 @@ struct pp_task {
 	bool kthread;
 	char comm[16];
 };
+#ifdef __KERNEL__
+/* Linux: static inline (the sample's task fields without a call). */
+#include "pmuprof/platform_task_linux.h"
+#else
 void plat_current_task(struct pp_task *t); /* [NMI] */
+#endif
 /* Registers of the current task at its last entry from user mode (for a
  * user stack when the NMI hit kernel code). false for kernel threads. */
 bool plat_user_regs(struct pp_regs *out); /* [NMI] */
