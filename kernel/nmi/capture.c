@@ -213,8 +213,8 @@ static bool kernel_ip(u64 ip)
 
 /* Session flags that add to a sample more than its header: stacks, the
  * data address, the code page, the user stack copy. */
-#define CAPTURE_CF_EXTRAS                                                                  \
-	(PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY | PMUPROF_CF_DATA_ADDR | \
+#define CAPTURE_CF_EXTRAS                                                                          \
+	(PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY | PMUPROF_CF_DATA_ADDR |   \
 	 PMUPROF_CF_CODE_PAGE)
 
 /* The body of capture__sample_precise and capture__sample: inlined into
@@ -403,16 +403,14 @@ PP_NOKPROBE(capture__sample);
 /* capture__sample_nmi for sessions without CAPTURE_CF_EXTRAS (IP-only
  * samples): no stack, address or copy code, and a frame of its own, not
  * the full body's with its register copies. */
-static noinline int sample_nmi_plain(const struct capture_nmi *e, u32 source, u32 event,
-				     u64 period)
+static noinline int sample_nmi_plain(const struct capture_nmi *e, u32 source, u32 event, u64 period)
 {
 	return sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source, event, period, e->now_ns,
 		      NULL, e->wake, true);
 }
 PP_NOKPROBE(sample_nmi_plain);
 
-static noinline int sample_nmi_full(const struct capture_nmi *e, u32 source, u32 event,
-				    u64 period)
+static noinline int sample_nmi_full(const struct capture_nmi *e, u32 source, u32 event, u64 period)
 {
 	return sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source, event, period, e->now_ns,
 		      NULL, e->wake, false);

@@ -7,6 +7,7 @@
  * Platform: tests/unit/platform_test*.c (fake task, memory, clock).
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "kernel/nmi/session.h"
@@ -1489,6 +1490,103 @@ START_TEST(test_throttle_record)
 }
 END_TEST
 
+/* ---- capture__sample_nmi against capture__sample -------------------------- */
+
+/* One sample by each path into its own fresh ring and capture state:
+ * the same verdict, the same record bytes, the same statistics. */
+static void nmi_vs_sample(const struct capture_params *p, const struct pp_regs *r, u32 source,
+			  const char *what)
+{
+	static u8 mem_a[RING_SZ] __attribute__((aligned(64)));
+	static u8 mem_b[RING_SZ] __attribute__((aligned(64)));
+	static struct ring ra, rb;
+	static struct capture_cpu ca, cb;
+	struct capture_params pa, pb;
+	bool wake_a = false, wake_b = false;
+	const struct capture_nmi cn = {&cb, p, &rb, r, 4242, &wake_b};
+	const struct pmuprof_record_header *ha, *hb;
+	int got_a, got_b;
+
+	capture_fixture(&ra, mem_a, RING_SZ, 3, &ca, &pa, 64, 2);
+	capture_fixture(&rb, mem_b, RING_SZ, 3, &cb, &pb, 64, 2);
+	got_a = capture__sample(&ca, CAPTURE_CTX_NMI, p, &ra, r, source, 1, 100003, 4242, &wake_a);
+	got_b = capture__sample_nmi(&cn, source, 1, 100003);
+	ck_assert_msg(got_a == got_b, "%s: capture__sample %d, capture__sample_nmi %d", what, got_a,
+		      got_b);
+	ck_assert_msg(wake_a == wake_b, "%s: wake", what);
+	ha = ring__peek(&ra);
+	hb = ring__peek(&rb);
+	ck_assert_msg(!ha == !hb, "%s: a record from one path only", what);
+	if (ha) {
+		ck_assert_msg(ha->size == hb->size, "%s: record size %u vs %u", what, ha->size,
+			      hb->size);
+		ck_assert_msg(!memcmp(ha, hb, ha->size), "%s: record bytes differ", what);
+	}
+	ck_assert_msg(!memcmp(&ca.ctx[CAPTURE_CTX_NMI], &cb.ctx[CAPTURE_CTX_NMI],
+			      sizeof(ca.ctx[CAPTURE_CTX_NMI])),
+		      "%s: statistics differ", what);
+}
+
+/* capture__sample_nmi has an IP-only copy of the body for sessions without
+ * stacks, addresses or copies (issue 15). Every session, with those flags
+ * and without, filtered or not, user or kernel, must give what
+ * capture__sample gives: a flag missing from the copy's test (the copy
+ * taken where a stack or address is due) fails here. */
+START_TEST(test_sample_nmi_matches_sample)
+{
+	static const u32 flag_sets[] = {
+		0,
+		PMUPROF_CF_EXCLUDE_USER,
+		PMUPROF_CF_EXCLUDE_KERNEL,
+		PMUPROF_CF_KSTACK,
+		PMUPROF_CF_USTACK,
+		PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK,
+		PMUPROF_CF_USTACK_COPY,
+		PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY,
+		PMUPROF_CF_DATA_ADDR,
+		PMUPROF_CF_CODE_PAGE,
+		PMUPROF_CF_DATA_ADDR | PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK,
+	};
+	static const u64 kframes[] = {0xffffffff81000100ull, 0xffffffff81000200ull};
+	static const u32 sources[] = {PMUPROF_SOURCE_PMU, PMUPROF_SOURCE_NMI_IPI};
+	struct pp_regs u = uregs_at(0x400abc, STK), k, pu = uregs_at(0x400f00, STK);
+	char what[160];
+
+	memset(&k, 0, sizeof(k));
+	k.ip = 0xffffffff81000050ull;
+	build_chain(3);
+	plat_test_task_set_kstack(kframes, 2);
+	plat_test_task_set_user_regs(&pu);
+	for (unsigned int f = 0; f < PP_ARRAY_SIZE(flag_sets); f++)
+		for (unsigned int t = 0; t < 5; t++)
+			for (unsigned int m = 0; m < 4; m++)
+				for (unsigned int src = 0; src < 2; src++) {
+					struct capture_params p = cp;
+					const struct pp_regs *r = m & 1 ? &k : &u;
+
+					p.flags = flag_sets[f];
+					p.ustack_copy = p.flags & PMUPROF_CF_USTACK_COPY ? 64 : 0;
+					p.privileged = !(m & 2);
+					p.target = t == 1 || t == 2 ? PMUPROF_TARGET_PID
+						   : t >= 3	    ? PMUPROF_TARGET_CPUS
+								    : p.target;
+					p.pid = t == 1 ? 1234 : 99;
+					p.cpu_mask[0] = t == 3 ? 1u << 3 : 1u << 2;
+					if (t == 4)
+						plat_test_task_set(0, 0, "swapper/3", true, true);
+					else
+						plat_test_task_set(1234, 1240, "workload", false,
+								   false);
+					snprintf(what, sizeof(what),
+						 "flags %#x target case %u %s %s source %u",
+						 p.flags, t, m & 1 ? "kernel" : "user",
+						 m & 2 ? "unprivileged" : "privileged",
+						 sources[src]);
+					nmi_vs_sample(&p, r, sources[src], what);
+				}
+}
+END_TEST
+
 /* ---- end to end with the PMU model: overflow NMI -> emit -> sample ------- */
 
 struct emit_ctx {
@@ -1593,7 +1691,8 @@ static Suite *suite(void)
 			  test_ustack_batch, test_ustack_into_record, test_throttle_off_and_budget,
 			  test_sample_with_addr, test_lost_accounting, test_throttle_budget,
 			  test_throttle_raise, test_throttle_rate, test_unthrottle_record,
-			  test_handler_stats, test_throttle_record, test_pmu_model_to_samples));
+			  test_handler_stats, test_throttle_record, test_pmu_model_to_samples,
+			  test_sample_nmi_matches_sample));
 	return s;
 }
 

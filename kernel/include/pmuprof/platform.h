@@ -67,8 +67,8 @@ void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx);
 /* Linux: static inline (RDMSR/WRMSR on the NMI path without a call). */
 #include "pmuprof/platform_msr_linux.h"
 #else
-u64 plat_rdmsr(u32 msr);	   /* [NMI] */
-void plat_wrmsr(u32 msr, u64 val); /* [NMI] */
+u64 plat_rdmsr(u32 msr);		   /* [NMI] */
+void plat_wrmsr(u32 msr, u64 val);	   /* [NMI] */
 #endif
 int plat_rdmsr_safe(u32 msr, u64 *val); /* 0 or -EIO if the MSR faults */
 unsigned int plat_cpu(void);		/* [NMI] current CPU number */

@@ -44,6 +44,10 @@ typedef int64_t s64;
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
+/* Never inlined: a body of its own, with its own (smaller) frame. */
+#ifndef noinline
+#define noinline __attribute__((__noinline__))
+#endif
 
 /*
  * PP_NOINIT after a local: the compiler does not clear it on entry. Kernels
