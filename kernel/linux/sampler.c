@@ -383,7 +383,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	if (READ_ONCE(pc->sampling)) {
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.overflow_loops_capped = pc->pmu.loops_capped;
 		t_end = pp_handler_end(s, ec->now, tsc0);
-		pp_rate(capture__handler_done(&pc->cap, CAPTURE_CTX_NMI, ec->now, t_end), pc, s,
+		pp_rate(capture__handler_done_at(&pc->cap, CAPTURE_CTX_NMI, ec->now, t_end), pc, s,
 			CAPTURE_CTX_NMI, t_end, &ec->wake);
 		if (ec->wake)
 			irq_work_queue(&pc->wake_work);

@@ -231,6 +231,62 @@ enum capture_rate {
  */
 enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
 					u64 t_end);
+/* The body of capture__handler_done, inline: with ctx a constant (NMI,
+ * every PMI) the context's statistics are at a fixed offset, not
+ * recomputed from ctx after each store, and the NMI handler runs it
+ * without a call (issue 15). [NMI or IRQ] */
+static __always_inline enum capture_rate
+capture__handler_done_at(struct capture_cpu *cc, unsigned int ctx, u64 t_start, u64 t_end)
+{
+	struct capture_ctx *c = &cc->ctx[ctx];
+	u64 took = t_end > t_start ? t_end - t_start : 0;
+	u64 elapsed, span;
+	bool over, quiet;
+
+	c->st.nmis_handled++;
+	if (c->st.nmis_handled == 1 || took < c->st.handler_ns_min)
+		c->st.handler_ns_min = took;
+	if (took > c->st.handler_ns_max)
+		c->st.handler_ns_max = took;
+	c->st.handler_ns_total += took;
+	c->st.hist[pmuprof_hist_bucket(took)]++;
+	if (!cc->max_cpu_pct && !cc->max_rate)
+		return CAPTURE_RATE_KEEP; /* throttling off */
+
+	if (!c->win_runs)
+		c->win_start_ns = t_start;
+	c->win_busy_ns += took < CAPTURE_THROTTLE_RUN_CAP_NS ? took : CAPTURE_THROTTLE_RUN_CAP_NS;
+	c->win_runs++;
+	elapsed = t_end > c->win_start_ns ? t_end - c->win_start_ns : 0;
+	span = elapsed < CAPTURE_THROTTLE_WINDOW_NS ? CAPTURE_THROTTLE_WINDOW_NS : elapsed;
+
+	/* Over budget: more than MAX_CPU_PCT of the window's time with a mean
+	 * above MAX_MEAN_NS per run, or more runs than max_rate allows; both
+	 * checked early against the full window length, so a storm is caught
+	 * before the window ends. */
+	over = (cc->max_cpu_pct && c->win_busy_ns > (u64)CAPTURE_MAX_MEAN_NS * c->win_runs &&
+		c->win_busy_ns * 100 > span * cc->max_cpu_pct) ||
+	       (cc->max_rate && c->win_runs * PP_NSEC_PER_SEC > span * cc->max_rate);
+	if (over) {
+		c->win_runs = 0;
+		c->win_busy_ns = 0;
+		return CAPTURE_RATE_LOWER;
+	}
+	if (elapsed < CAPTURE_THROTTLE_WINDOW_NS)
+		return CAPTURE_RATE_KEEP;
+	/* A whole window closed under budget. Quiet: at FACTOR times the rate
+	 * the handler would still use at most half the budget (or its runs
+	 * are too short to ever throttle on time) and run at most half as
+	 * often as max_rate allows. */
+	quiet = (!cc->max_cpu_pct || c->win_busy_ns <= (u64)CAPTURE_MAX_MEAN_NS * c->win_runs ||
+		 c->win_busy_ns * 100 * CAPTURE_THROTTLE_FACTOR * 2 <= elapsed * cc->max_cpu_pct) &&
+		(!cc->max_rate || c->win_runs * PP_NSEC_PER_SEC * CAPTURE_THROTTLE_FACTOR * 2 <=
+					  elapsed * cc->max_rate);
+	c->win_runs = 0;
+	c->win_busy_ns = 0;
+	return quiet ? CAPTURE_RATE_RAISE : CAPTURE_RATE_KEEP;
+}
+
 /* Count an NMI that was not ours (returned NMI_DONE). [NMI] */
 void capture__nmi_passed(struct capture_cpu *cc, unsigned int ctx);
 /* Count a lowered rate and emit a THROTTLE record (best effort). [NMI] */
