@@ -64,12 +64,6 @@ unsigned int plat_cpu(void)
 }
 NOKPROBE_SYMBOL(plat_cpu);
 
-u64 plat_now_ns(void)
-{
-	return ktime_get_mono_fast_ns();
-}
-NOKPROBE_SYMBOL(plat_now_ns);
-
 /* Runs on each CPU (IPI, interrupts off). The register, not Linux's
  * per-CPU shadow: a hypervisor module need not keep the shadow up to date
  * (KVM does, with cr4_set_bits()). */

@@ -317,6 +317,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	struct pp_session *s = &pp_sess;
 	struct pp_emit_ctx *ec = &pc->ec; /* constant fields set at load */
 	int handled = 0, n = 0;
+	bool sampling; /* only this CPU changes it, never inside its NMI */
 	u64 t_end, tsc0;
 
 	int pending = atomic_read_acquire(&pc->nmi_pending); /* H0, pairs with P1, P2 */
@@ -328,6 +329,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		return NMI_DONE;
 	}
 
+	sampling = READ_ONCE(pc->sampling);
 	ec->regs = regs;
 	ec->converted = false;
 	ec->wake = false;
@@ -338,7 +340,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	if (READ_ONCE(pc->pmu_running)) {
 		/* the registers now, not per sample in pmu__glue_emit: nearly
 		 * every NMI that reaches here with counters running is a PMI */
-		if (READ_ONCE(pc->sampling))
+		if (sampling)
 			pp_convert_regs(ec);
 		n = pmu__handle_nmi_at(&pc->pmu, ec, ec->now);
 	}
@@ -351,7 +353,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	    atomic_xchg(&pc->nmi_pending, IPIPLAN_IPI_NONE)) { /* H1, pairs with P0 */
 		handled++;
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.ipis_taken++;
-		if (READ_ONCE(pc->sampling) && s->plan.clock_event >= 0) {
+		if (sampling && s->plan.clock_event >= 0) {
 			pp_convert(ec);
 			capture__sample_nmi(&ec->cn, PMUPROF_SOURCE_NMI_IPI, s->plan.clock_event,
 					    READ_ONCE(pc->clock_period_ns));
@@ -364,8 +366,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		/* frequency mode: report period changes as PERIOD records
 		 * (without it periods change only by throttling, which
 		 * reports them itself: pp_rate_change) */
-		for (i = 0; s->plan.pmu.any_freq && i < s->plan.pmu.nr && READ_ONCE(pc->sampling);
-		     i++) {
+		for (i = 0; s->plan.pmu.any_freq && i < s->plan.pmu.nr && sampling; i++) {
 			if (pc->pmu.period[i] == pc->pmu_period_seen[i])
 				continue;
 			capture__period_changed(&pc->ring, s->plan.pmu.a[i].event,
@@ -376,11 +377,11 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	}
 
 	if (!handled) {
-		if (READ_ONCE(pc->sampling))
+		if (sampling)
 			capture__nmi_passed(&pc->cap, CAPTURE_CTX_NMI);
 		return NMI_DONE;
 	}
-	if (READ_ONCE(pc->sampling)) {
+	if (sampling) {
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.overflow_loops_capped = pc->pmu.loops_capped;
 		t_end = pp_handler_end(s, ec->now, tsc0);
 		pp_rate(capture__handler_done_at(&pc->cap, CAPTURE_CTX_NMI, ec->now, t_end), pc, s,

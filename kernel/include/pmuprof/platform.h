@@ -67,12 +67,15 @@ void plat_cpuid(u32 leaf, u32 subleaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx);
 /* Linux: static inline (RDMSR/WRMSR on the NMI path without a call). */
 #include "pmuprof/platform_msr_linux.h"
 #else
-u64 plat_rdmsr(u32 msr);		   /* [NMI] */
-void plat_wrmsr(u32 msr, u64 val);	   /* [NMI] */
+u64 plat_rdmsr(u32 msr);	   /* [NMI] */
+void plat_wrmsr(u32 msr, u64 val); /* [NMI] */
 #endif
 int plat_rdmsr_safe(u32 msr, u64 *val); /* 0 or -EIO if the MSR faults */
 unsigned int plat_cpu(void);		/* [NMI] current CPU number */
-u64 plat_now_ns(void);			/* [NMI] monotonic, NMI-safe */
+/* Linux: static inline (platform_nmi_linux.h) */
+#ifndef __KERNEL__
+u64 plat_now_ns(void); /* [NMI] monotonic, NMI-safe */
+#endif
 /* CR4 bits set on at least one online CPU: the OR of every online CPU's
  * CR4, each read on its CPU (Linux: a function call IPI to each). Process
  * context, may wait for the other CPUs; a snapshot, stale once returned. */
@@ -115,10 +118,8 @@ struct pp_task {
 	bool kthread;
 	char comm[16];
 };
-#ifdef __KERNEL__
-/* Linux: static inline (the sample's task fields without a call). */
-#include "pmuprof/platform_task_linux.h"
-#else
+/* Linux: static inline (platform_nmi_linux.h) */
+#ifndef __KERNEL__
 void plat_current_task(struct pp_task *t); /* [NMI] */
 #endif
 /* Registers of the current task at its last entry from user mode (for a
@@ -163,5 +164,10 @@ unsigned int plat_paging_levels(void);			      /* 4 or 5 */
  * ordinary memory with a struct page (device memory, a hole). Plain loads of
  * the memory map, no locks: callable from the NMI handler. */
 int plat_phys_to_node(u64 phys); /* [NMI] */
+
+#ifdef __KERNEL__
+/* Linux: the clock and current task of every sample, inline. */
+#include "pmuprof/platform_nmi_linux.h"
+#endif
 
 #endif /* PMUPROF_PLATFORM_H */
