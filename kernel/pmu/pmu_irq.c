@@ -27,12 +27,15 @@ static bool test_bit64(u64 v, unsigned int b)
  * armed for period - overshoot, so the sum of sample periods follows the
  * events counted. Counters are disabled while this runs.
  */
-static __always_inline void overflow_one(struct pmu_cpu *pc, u32 i, u64 now, void *ctx)
+static __always_inline void overflow_one(struct pmu_cpu *pc, const struct pmu_plan *plan, u32 i,
+					 u64 now, void *ctx)
 {
+	const struct pmu_assign *a = &plan->a[i]; /* plan: pc->plan, the caller's copy */
 	u64 over = pmu__overshoot(pc, i);
 
-	pmu__glue_emit(ctx, pc->plan->a[i].event, pc->armed[i]);
-	pmu__freq_update(pc, i, now);
+	pmu__glue_emit(ctx, a->event, pc->armed[i]);
+	if (a->freq_hz) /* pmu__freq_update */
+		pmu__freq_step(pc, i, now);
 	pmu__arm_carry(pc, i, pc->period[i], over);
 }
 
@@ -210,7 +213,7 @@ static int handle_v1(struct pmu_cpu *pc, void *ctx, u64 now)
 	while (ovf) {
 		for (u32 i = 0; i < plan->nr; i++)
 			if (ovf & (1u << i)) {
-				overflow_one(pc, i, now, ctx);
+				overflow_one(pc, plan, i, now, ctx);
 				n++;
 			}
 		ovf = v1_overflowed(plan);
@@ -285,7 +288,7 @@ again:
 				rearm |= 1u << i;
 				continue;
 			}
-			overflow_one(pc, i, now, ctx);
+			overflow_one(pc, plan, i, now, ctx);
 			n++;
 		}
 		for (u32 i = 0; rearm && i < plan->nr; i++)
