@@ -105,6 +105,7 @@ struct pp_emit_ctx {
 	struct pt_regs *regs; /* this NMI's interrupted registers */
 	struct pp_linux_regs lr;
 	bool converted; /* lr holds regs (pp_convert) */
+	bool sampling;	/* this NMI's pc->sampling; lr converted when set */
 	bool wake;
 	u64 now;
 	struct capture_nmi cn; /* cc, p, r, regs, wake constant; now_ns per NMI */

@@ -234,17 +234,15 @@ static void pp_emit_ctx_init(struct pp_cpu *pc)
 }
 
 /* The PMU layer's sample sink (kernel/pmu/pmu.h: a direct call, bound at
- * link time). The handler has converted the registers before it asked the
- * PMU layer (pp_nmi_handler). [NMI] */
+ * link time). Only pp_nmi_handler asks the PMU layer, and it has converted
+ * the registers before when this CPU samples (ec->sampling). [NMI] */
 void pmu__glue_emit(void *arg, u32 event, u64 period)
 {
 	struct pp_emit_ctx *ec = arg;
 	const struct pp_session *s = &pp_sess;
 
-	if (!READ_ONCE(ec->pc->sampling) || event >= s->plan.cap.nr_events)
+	if (!ec->sampling || event >= s->plan.cap.nr_events)
 		return;
-	if (unlikely(!ec->converted))
-		pp_convert(ec);
 	capture__sample_nmi(&ec->cn, s->plan.cfg.events[event].source, event, period);
 }
 NOKPROBE_SYMBOL(pmu__glue_emit);
@@ -321,8 +319,10 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	u64 t_end, tsc0;
 
 	int pending = atomic_read_acquire(&pc->nmi_pending); /* H0, pairs with P1, P2 */
+	/* only this CPU changes it (pp_cpu_begin/end), never inside its NMI */
+	bool pmu_on = READ_ONCE(pc->pmu_running);
 
-	if (!pending && !READ_ONCE(pc->pmu_running)) {
+	if (!pending && !pmu_on) {
 		/* fast path: no session source aims at us */
 		if (READ_ONCE(pc->sampling))
 			capture__nmi_passed(&pc->cap, CAPTURE_CTX_NMI);
@@ -337,7 +337,8 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec->cn.now_ns = ec->now;
 	tsc0 = rdtsc(); /* the handler's own time: pp_handler_end */
 
-	if (READ_ONCE(pc->pmu_running)) {
+	ec->sampling = sampling;
+	if (pmu_on) {
 		/* the registers now, not per sample in pmu__glue_emit: nearly
 		 * every NMI that reaches here with counters running is a PMI */
 		if (sampling)

@@ -211,12 +211,6 @@ static bool kernel_ip(u64 ip)
 	return (s64)ip < 0;
 }
 
-/* Session flags that add to a sample more than its header: stacks, the
- * data address, the code page, the user stack copy. */
-#define CAPTURE_CF_EXTRAS                                                                          \
-	(PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY | PMUPROF_CF_DATA_ADDR |   \
-	 PMUPROF_CF_CODE_PAGE)
-
 /* The body of capture__sample_precise and capture__sample: inlined into
  * each, so that the one without a PEBS record (every PMI and NMI-IPI
  * sample) has no PEBS branch, register copy or spilled argument left
@@ -400,30 +394,19 @@ int capture__sample(struct capture_cpu *cc, unsigned int ctx, const struct captu
 }
 PP_NOKPROBE(capture__sample);
 
-/* capture__sample_nmi for sessions without CAPTURE_CF_EXTRAS (IP-only
- * samples): no stack, address or copy code, and a frame of its own, not
- * the full body's with its register copies. */
-static noinline int sample_nmi_plain(const struct capture_nmi *e, u32 source, u32 event, u64 period)
+int capture__sample_nmi_plain(const struct capture_nmi *e, u32 source, u32 event, u64 period)
 {
 	return sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source, event, period, e->now_ns,
 		      NULL, e->wake, true);
 }
-PP_NOKPROBE(sample_nmi_plain);
+PP_NOKPROBE(capture__sample_nmi_plain);
 
-static noinline int sample_nmi_full(const struct capture_nmi *e, u32 source, u32 event, u64 period)
+int capture__sample_nmi_full(const struct capture_nmi *e, u32 source, u32 event, u64 period)
 {
 	return sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source, event, period, e->now_ns,
 		      NULL, e->wake, false);
 }
-PP_NOKPROBE(sample_nmi_full);
-
-int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event, u64 period)
-{
-	if (!(e->p->flags & CAPTURE_CF_EXTRAS))
-		return sample_nmi_plain(e, source, event, period);
-	return sample_nmi_full(e, source, event, period);
-}
-PP_NOKPROBE(capture__sample_nmi);
+PP_NOKPROBE(capture__sample_nmi_full);
 
 enum capture_rate capture__handler_done(struct capture_cpu *cc, unsigned int ctx, u64 t_start,
 					u64 t_end)

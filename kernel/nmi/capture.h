@@ -159,9 +159,25 @@ struct capture_nmi {
 	u64 now_ns;
 	bool *wake;
 };
+/* Session flags that add to a sample more than its header: stacks, the
+ * data address, the code page, the user stack copy. */
+#define CAPTURE_CF_EXTRAS                                                                          \
+	(PMUPROF_CF_KSTACK | PMUPROF_CF_USTACK | PMUPROF_CF_USTACK_COPY | PMUPROF_CF_DATA_ADDR |   \
+	 PMUPROF_CF_CODE_PAGE)
+
 /* capture__sample(e->cc, CAPTURE_CTX_NMI, e->p, e->r, e->regs, source,
- * event, period, e->now_ns, e->wake). [NMI] */
-int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event, u64 period);
+ * event, period, e->now_ns, e->wake), in two copies: _plain for sessions
+ * without CAPTURE_CF_EXTRAS (IP-only samples: no stack, address or copy
+ * code, and a smaller frame), _full for the rest. [NMI] */
+int capture__sample_nmi_plain(const struct capture_nmi *e, u32 source, u32 event, u64 period);
+int capture__sample_nmi_full(const struct capture_nmi *e, u32 source, u32 event, u64 period);
+static __always_inline int capture__sample_nmi(const struct capture_nmi *e, u32 source, u32 event,
+					       u64 period)
+{
+	if (!(e->p->flags & CAPTURE_CF_EXTRAS))
+		return capture__sample_nmi_plain(e, source, event, period);
+	return capture__sample_nmi_full(e, source, event, period);
+}
 
 /*
  * What a PEBS record says about the sampled instruction, for
