@@ -176,10 +176,9 @@ static void ctx_count_lost(struct capture_ctx *c, u32 event)
  * fork-heavy build wraps pid_max), and re-parenting moves a process out of
  * the tree at any time.
  */
-static bool pid_match_inherit(struct capture_ctx *c, const struct capture_params *p,
-			      const struct pp_task *t)
+static bool pid_match_inherit(struct capture_ctx *c, const struct capture_params *p, bool kthread)
 {
-	if (!(p->flags & PMUPROF_CF_INHERIT) || t->kthread)
+	if (!(p->flags & PMUPROF_CF_INHERIT) || kthread)
 		return false;
 	switch (plat_task_descends_from((u32)p->pid, PMUPROF_INHERIT_MAX_DEPTH)) {
 	case PP_DESCENT_YES:
@@ -202,8 +201,11 @@ static __always_inline bool pid_match(struct capture_ctx *c, const struct captur
 		return false;
 	if (t->pid == (u32)p->pid)
 		return true;
-	return pid_match_inherit(c, p, t);
+	return pid_match_inherit(c, p, t->kthread);
 }
+
+_Static_assert(sizeof(((struct pmuprof_sample *)0)->comm) == PP_TASK_COMM_LEN,
+	       "plat_current_comm fills the record's comm");
 
 /* Kernel IPs live in the upper half of the address space (x86-64). */
 static bool kernel_ip(u64 ip)
@@ -361,7 +363,7 @@ static __always_inline int sample(struct capture_cpu *cc, unsigned int ctx,
 	s->sample_flags = sflags;
 	s->nr_kstack = (u16)nk;
 	s->nr_ustack = (u16)nu;
-	memcpy(s->comm, task.comm, sizeof(s->comm));
+	plat_current_comm(s->comm);
 	s->comm[sizeof(s->comm) - 1] = '\0';
 	if (ctx == CAPTURE_CTX_NMI ? ring__commit_nmi(r, s) : ring__commit(r, s))
 		*wake = true;

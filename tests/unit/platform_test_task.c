@@ -3,6 +3,7 @@
 #include "platform_test_task.h"
 
 static struct pp_task cur;
+static char cur_comm[PP_TASK_COMM_LEN];
 static struct pp_regs uregs;
 static bool have_uregs;
 static u64 kframes[PLAT_TEST_KSTACK_MAX];
@@ -95,12 +96,13 @@ bool plat_current_traceable_by(u32 uid, u32 gid)
 void plat_test_task_set(u32 pid, u32 tid, const char *comm, bool idle, bool kthread)
 {
 	memset(&cur, 0, sizeof(cur));
+	memset(cur_comm, 0, sizeof(cur_comm));
 	cur.pid = pid;
 	cur.tid = tid;
 	cur.idle = idle;
 	cur.kthread = kthread;
 	/* like the kernel's comm: not necessarily NUL-terminated at 16 */
-	memcpy(cur.comm, comm, strnlen(comm, sizeof(cur.comm)));
+	memcpy(cur_comm, comm, strnlen(comm, sizeof(cur_comm)));
 }
 
 void plat_test_task_set_user_regs(const struct pp_regs *regs)
@@ -136,6 +138,11 @@ unsigned int plat_test_task_user_regs_calls(void)
 void plat_current_task(struct pp_task *t)
 {
 	*t = cur;
+}
+
+void plat_current_comm(char *dst)
+{
+	memcpy(dst, cur_comm, sizeof(cur_comm));
 }
 
 bool plat_user_regs(struct pp_regs *out)

@@ -3,7 +3,8 @@
  * Host test platform: task part. See platform_test.h.
  *
  * A scriptable "current task" for kernel/nmi/capture:
- *  - plat_current_task() returns the task set with plat_test_task_set()
+ *  - plat_current_task() and plat_current_comm() return the task set with
+ *    plat_test_task_set()
  *    (default after reset: pid 100, tid 101, comm "test", a user task).
  *  - plat_user_regs() returns the registers set with
  *    plat_test_task_set_user_regs(); NULL (the default) makes it return

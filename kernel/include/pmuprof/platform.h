@@ -116,11 +116,15 @@ struct pp_task {
 	u32 tid;
 	bool idle; /* the idle task */
 	bool kthread;
-	char comm[16];
 };
+/* Its name: PP_TASK_COMM_LEN bytes into dst, not necessarily
+ * NUL-terminated (the caller terminates it). Apart from pp_task, so that
+ * it is copied straight into the sample record. */
+#define PP_TASK_COMM_LEN 16
 /* Linux: static inline (platform_nmi_linux.h) */
 #ifndef __KERNEL__
 void plat_current_task(struct pp_task *t); /* [NMI] */
+void plat_current_comm(char *dst);	   /* [NMI] */
 #endif
 /* Registers of the current task at its last entry from user mode (for a
  * user stack when the NMI hit kernel code). false for kernel threads. */
