@@ -316,7 +316,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	struct pp_emit_ctx *ec = &pc->ec; /* constant fields set at load */
 	int handled = 0, n = 0;
 	bool sampling; /* only this CPU changes it, never inside its NMI */
-	u64 t_end, tsc0;
+	u64 now, t_end, tsc0;
 
 	int pending = atomic_read_acquire(&pc->nmi_pending); /* H0, pairs with P1, P2 */
 	/* only this CPU changes it (pp_cpu_begin/end), never inside its NMI */
@@ -333,8 +333,9 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec->regs = regs;
 	ec->converted = false;
 	ec->wake = false;
-	ec->now = plat_now_ns();
-	ec->cn.now_ns = ec->now;
+	now = plat_now_ns(); /* in a register; ec's copies for the glue */
+	ec->now = now;
+	ec->cn.now_ns = now;
 	tsc0 = rdtsc(); /* the handler's own time: pp_handler_end */
 
 	ec->sampling = sampling;
@@ -343,14 +344,13 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 		 * every NMI that reaches here with counters running is a PMI */
 		if (sampling)
 			pp_convert_regs(ec);
-		n = pmu__handle_nmi_at(&pc->pmu, ec, ec->now);
+		n = pmu__handle_nmi_at(&pc->pmu, ec, now);
 	}
 	/* An NMI that served a PMI takes the outstanding IPI only once the IPI
 	 * must have landed: one not raised yet, or a young one, is still in
 	 * flight or latched behind this NMI, and will come as an NMI of its own
 	 * (header comment). */
-	if (ipiplan__take_ipi(pending, n > 0, ec->now, READ_ONCE(pc->ipi_sent_ns),
-			      PP_IPI_LANDED_NS) &&
+	if (ipiplan__take_ipi(pending, n > 0, now, READ_ONCE(pc->ipi_sent_ns), PP_IPI_LANDED_NS) &&
 	    atomic_xchg(&pc->nmi_pending, IPIPLAN_IPI_NONE)) { /* H1, pairs with P0 */
 		handled++;
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.ipis_taken++;
@@ -371,7 +371,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 			if (pc->pmu.period[i] == pc->pmu_period_seen[i])
 				continue;
 			capture__period_changed(&pc->ring, s->plan.pmu.a[i].event,
-						pc->pmu_period_seen[i], pc->pmu.period[i], ec->now,
+						pc->pmu_period_seen[i], pc->pmu.period[i], now,
 						&ec->wake);
 			pc->pmu_period_seen[i] = pc->pmu.period[i];
 		}
@@ -384,8 +384,8 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	}
 	if (sampling) {
 		pc->cap.ctx[CAPTURE_CTX_NMI].st.overflow_loops_capped = pc->pmu.loops_capped;
-		t_end = pp_handler_end(s, ec->now, tsc0);
-		pp_rate(capture__handler_done_at(&pc->cap, CAPTURE_CTX_NMI, ec->now, t_end), pc, s,
+		t_end = pp_handler_end(s, now, tsc0);
+		pp_rate(capture__handler_done_at(&pc->cap, CAPTURE_CTX_NMI, now, t_end), pc, s,
 			CAPTURE_CTX_NMI, t_end, &ec->wake);
 		if (ec->wake)
 			irq_work_queue(&pc->wake_work);
