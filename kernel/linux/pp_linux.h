@@ -106,6 +106,7 @@ struct pp_emit_ctx {
 	struct pp_linux_regs lr;
 	bool converted; /* lr holds regs (pp_convert) */
 	bool sampling;	/* this NMI's pc->sampling; lr converted when set */
+	bool all_regs;	/* session: pp_regs_from_pt, not _min (pp_cpu_begin) */
 	bool wake;
 	u64 now;
 	struct capture_nmi cn; /* cc, p, r, regs, wake constant; now_ns per NMI */
@@ -184,8 +185,9 @@ void pp_regs_from_pt(struct pp_linux_regs *lr, struct pt_regs *regs, bool want_s
  * register dump. */
 #define PP_CF_ALL_REGS (PMUPROF_CF_DATA_ADDR | PMUPROF_CF_CODE_PAGE | PMUPROF_CF_USTACK_COPY)
 /* pp_regs_from_pt for a session without PP_CF_ALL_REGS or PEBS: only ip,
- * flags, SP, BP, user and compat (segment bases 0); the other gpr[] are
- * left unset, and nothing in such a session reads them. [NMI] */
+ * flags, SP, BP, user and compat (segment bases left as they are: 0 from
+ * pp_cpu_begin); the other gpr[] are left unset, and nothing in such a
+ * session reads them. [NMI] */
 static __always_inline void pp_regs_from_pt_min(struct pp_linux_regs *lr, struct pt_regs *regs)
 {
 	struct pp_regs *r = &lr->pp;
@@ -197,8 +199,9 @@ static __always_inline void pp_regs_from_pt_min(struct pp_linux_regs *lr, struct
 	r->flags = regs->flags;
 	r->user = user_mode(regs);
 	r->compat = r->user && !user_64bit_mode(regs);
-	r->fs_base = 0;
-	r->gs_base = 0;
+	/* fs_base, gs_base: not written; 0 in the NMI's emit context from
+	 * pp_cpu_begin, and a session converts either always this way or
+	 * always in full (pp_emit_ctx.all_regs) */
 }
 
 /* platform_linux.c: the process filter's parts for any task (the NMI's

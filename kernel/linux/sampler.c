@@ -204,7 +204,7 @@ static __always_inline void pp_convert_regs(struct pp_emit_ctx *ec)
 	const struct pp_session *s = &pp_sess;
 
 	ec->converted = true;
-	if ((s->plan.cap.flags & PP_CF_ALL_REGS) || s->plan.pmu.pebs_enable)
+	if (ec->all_regs)
 		pp_regs_from_pt(&ec->lr, ec->regs, want_segs(s));
 	else
 		pp_regs_from_pt_min(&ec->lr, ec->regs);
@@ -735,6 +735,12 @@ static void pp_cpu_begin(void *arg)
 	 * thread when the CPU comes up) until the next context switch */
 	WRITE_ONCE(pc->target_on, !s->per_task || pp_task_is_target(s, current));
 	if (target) {
+		/* the NMI's register conversion for this session (pp_convert_regs):
+		 * in full, or the minimal one over zeroed segment bases */
+		pc->ec.all_regs = (s->plan.cap.flags & PP_CF_ALL_REGS) || s->plan.pmu.pebs_enable;
+		pc->ec.lr.pp.fs_base = 0;
+		pc->ec.lr.pp.gs_base = 0;
+		barrier(); /* before an NMI on this CPU can see sampling set */
 		WRITE_ONCE(pc->sampling, true);
 		if (s->plan.nr_pmu_events) {
 			u32 i;
