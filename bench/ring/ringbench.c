@@ -51,12 +51,12 @@ static u64 now_ns(void)
 
 /* The NMI writer's reserve and commit (inline in ring.h), out of line
  * here so that callgrind can count them (--toggle-collect). */
-__attribute__((noinline)) static void *bench_nmi_reserve(u64 i)
+__attribute__((__noinline__)) static void *bench_nmi_reserve(u64 i)
 {
 	return ring__reserve_sample_nmi(&R, SAMPLE_SIZE, i);
 }
 
-__attribute__((noinline)) static bool bench_nmi_commit(void *s)
+__attribute__((__noinline__)) static bool bench_nmi_commit(void *s)
 {
 	return ring__commit_nmi(&R, s);
 }
@@ -64,7 +64,7 @@ __attribute__((noinline)) static bool bench_nmi_commit(void *s)
 static bool use_nmi; /* producer-nmi: the NMI writer's path */
 
 /* One sample as the NMI handler writes it: fixed part + kernel stack. */
-__attribute__((noinline)) static bool bench_write_one(u64 i)
+__attribute__((__noinline__)) static bool bench_write_one(u64 i)
 {
 	struct pmuprof_sample *s =
 		use_nmi ? bench_nmi_reserve(i) : ring__reserve_sample(&R, SAMPLE_SIZE, i);
@@ -96,7 +96,7 @@ __attribute__((noinline)) static bool bench_write_one(u64 i)
 }
 
 /* Consumer work: copy every record out, as read() does. */
-__attribute__((noinline)) static u64 bench_drain(u8 *out)
+__attribute__((__noinline__)) static u64 bench_drain(u8 *out)
 {
 	const struct pmuprof_record_header *h;
 	u64 n = 0;
