@@ -193,12 +193,15 @@ done
 # Issue 20 on the default one-node guest: the NUMA section names one node
 # and has no local/remote table; every data access has its node except the
 # kernel's stores to device memory (the local APIC's page, from
-# __default_send_IPI_dest_field: no node owns MMIO), under 1 %.
+# __default_send_IPI_dest_field: no node owns MMIO) and loads from a page not
+# yet mapped (the NMI came just before the instruction that faults it in:
+# once in a make check, __libc_start_main reading the image's first page at
+# 0x4002e0, no physical address), together under 1 %.
 numa=$(sed -n '/^== NUMA placement/,$p' ps-all.txt)
 unk=$(echo "$numa" | awk '$1 == "all" && NF == 5 { sub("%", "", $5); print $5 }') # node 0, unknown
 if echo "$numa" | grep -q '^== NUMA placement of data accesses (user and kernel samples): 1 node ==' &&
 	echo "$numa" | grep -q '^One node: every access is local' &&
-	! echo "$numa" | grep -q 'remote\|[1-9][0-9]* with neither a physical address' &&
+	! echo "$numa" | grep -q 'remote' &&
 	within "${unk:-0}" 0 1; then
 	pass_check numa-one-node
 	log "numa-one-node: unknown node ${unk:-0}% (device memory)"
