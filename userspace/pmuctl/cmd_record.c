@@ -133,27 +133,20 @@ static void warn_first_loss(struct recorder *r)
 						 : PMUPROF_RING_DEFAULT;
 	uint64_t max = r->s.info.ring_max ? r->s.info.ring_max : PMUPROF_RING_MAX;
 	uint64_t bigger = ring * 4 < max ? ring * 4 : max;
-	char now[32], next[32];
+	char now[32], next[32], more[48] = "";
 
 	r->loss_warned = true;
 	ring_arg(ring, now, sizeof(now));
 	ring_arg(bigger, next, sizeof(next));
+	if (bigger > ring)
+		snprintf(more, sizeof(more), "--ring-size %s, ", next);
 	if (r->status_shown)
 		fprintf(stderr, "\r\033[K");
-	if (bigger > ring)
-		pmuctl_warn("samples are being lost (%" PRIu64 " so far): the %s rings per CPU "
-			    "fill faster than pmuctl empties them; next time record with "
-			    "--ring-size %s, a longer period (-c) or a lower -F%s",
-			    r->d.n.lost, now, next,
-			    r->o.ustack_copy ? ", or copy less stack (--call-graph dwarf,SIZE)"
-					     : "");
-	else
-		pmuctl_warn("samples are being lost (%" PRIu64 " so far): the %s rings per CPU "
-			    "(the module's largest) fill faster than pmuctl empties them; next "
-			    "time record with a longer period (-c) or a lower -F%s",
-			    r->d.n.lost, now,
-			    r->o.ustack_copy ? ", or copy less stack (--call-graph dwarf,SIZE)"
-					     : "");
+	pmuctl_warn("samples are being lost (%" PRIu64 " so far): the %s rings per CPU%s fill "
+		    "faster than pmuctl empties them; next time record with %sa longer period "
+		    "(-c) or a lower -F%s",
+		    r->d.n.lost, now, bigger > ring ? "" : " (the module's largest)", more,
+		    r->o.ustack_copy ? ", or copy less stack (--call-graph dwarf,SIZE)" : "");
 }
 
 static void on_tick(void *ctx, uint64_t now)
