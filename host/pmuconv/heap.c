@@ -39,16 +39,14 @@ void pc_heap_setup(void)
 	/* start the heap on a huge-page boundary (skipping < 2 MiB of
 	 * address space); malloc takes the break where it finds it */
 	lo = (uintptr_t)sbrk(0);
-	if (lo != (uintptr_t)-1 && lo % HUGE_PAGE &&
-	    sbrk((intptr_t)(HUGE_PAGE - lo % HUGE_PAGE)) == (void *)-1)
+	if (lo == (uintptr_t)-1 ||
+	    (lo % HUGE_PAGE && sbrk((intptr_t)(HUGE_PAGE - lo % HUGE_PAGE)) == (void *)-1))
 		return;
-	lo = (uintptr_t)sbrk(0);
+	lo = (uintptr_t)sbrk(0); /* on the boundary now */
 	/* the first malloc grows the heap by at least HEAP_PAD: advise it */
 	p = malloc(1);
-	hi = (uintptr_t)sbrk(0);
+	hi = (uintptr_t)sbrk(0) & ~(uintptr_t)(HUGE_PAGE - 1);
 	free(p);
-	lo = (lo + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	hi &= ~(uintptr_t)(HUGE_PAGE - 1);
-	if (lo != (uintptr_t)-1 && hi > lo)
+	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }
