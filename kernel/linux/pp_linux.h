@@ -108,7 +108,6 @@ struct pp_emit_ctx {
 	bool sampling;	/* this NMI's pc->sampling; lr converted when set */
 	bool all_regs;	/* session: pp_regs_from_pt, not _min (pp_cpu_begin) */
 	bool wake;
-	u64 now;
 	struct capture_nmi cn; /* cc, p, r, regs, wake constant; now_ns per NMI */
 };
 

@@ -260,7 +260,7 @@ void pmu__glue_emit_pebs(void *arg, u32 event, u64 period, const struct pebs_sam
 	pp_convert(ec);
 	capture__precise_from_pebs(&pr, rec);
 	capture__sample_precise(&ec->pc->cap, CAPTURE_CTX_NMI, &s->plan.cap, &ec->pc->ring,
-				&ec->lr.pp, PMUPROF_SOURCE_PEBS, event, period, ec->now, &pr,
+				&ec->lr.pp, PMUPROF_SOURCE_PEBS, event, period, ec->cn.now_ns, &pr,
 				&ec->wake);
 }
 NOKPROBE_SYMBOL(pmu__glue_emit_pebs);
@@ -333,8 +333,7 @@ static int pp_nmi_handler(unsigned int type, struct pt_regs *regs)
 	ec->regs = regs;
 	ec->converted = false;
 	ec->wake = false;
-	now = plat_now_ns(); /* in a register; ec's copies for the glue */
-	ec->now = now;
+	now = plat_now_ns(); /* in a register; ec's copy for the glue */
 	ec->cn.now_ns = now;
 	tsc0 = rdtsc(); /* the handler's own time: pp_handler_end */
 
